@@ -1,0 +1,143 @@
+"""The ``warboard`` command: one entry point, a subcommand per job, ``--help`` on each."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from warboard import __version__
+
+CARD_GAMES = ("hill218", "ogre218")
+
+
+def _damaged_ogres(text: str) -> list[int]:
+    try:
+        a, b = (int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("write it as N0,N1 (e.g. 1,0)") from None
+    return [a, b]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="warboard",
+        description="Two-player tactical wargames with exact rules: The Battle for Hill 218 "
+                    "(hill218) and Ogre: Objective 218 (ogre218).",
+        epilog="Run 'warboard COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"warboard {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    play = sub.add_parser(
+        "play", help="play in the terminal against the computer or a friend",
+        description="Play a game in the terminal. Type 'help' at the prompt for the notation "
+                    "(e.g. 'inf 1,-1 x 1,0'), 'legal' for your legal plays, 'undo' to take "
+                    "back your last play.")
+    play.add_argument("game", choices=CARD_GAMES, nargs="?", default="hill218",
+                      help="which game (default: hill218)")
+    play.add_argument("--opponent", choices=("random", "human"), default="random",
+                      help="'random' plays against a random legal player; 'human' is hot-seat "
+                           "for two people at one keyboard (default: random)")
+    play.add_argument("--seat", type=int, choices=(0, 1), default=0,
+                      help="your seat against the computer: 0 = South, 1 = North (default: 0)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="seed for the shuffles (default: a random one, printed at the end)")
+    play.add_argument("--quick-start", action="store_true",
+                      help="draw 3 cards and skip putting 2 under the deck")
+    play.add_argument("--damaged-ogres", type=_damaged_ogres, metavar="N0,N1",
+                      help="ogre218 handicap: Ogres that start damaged in each seat's deck")
+    play.add_argument("--save", metavar="FILE",
+                      help="where to write the game record (default: ask at the end)")
+    play.add_argument("--no-color", action="store_true", help="plain text output")
+
+    replay = sub.add_parser(
+        "replay", help="step through a saved game record",
+        description="Show the board after each play of a saved record. Press Enter for the "
+                    "next play, 'b' to go back, a number to jump, 'q' to quit.")
+    replay.add_argument("file", help="a record written by 'warboard play' or 'warboard export'")
+    replay.add_argument("--seat", type=int, choices=(0, 1), default=None,
+                        help="show the game as this seat saw it (default: everything)")
+    replay.add_argument("--all", action="store_true",
+                        help="print every step at once instead of stepping interactively")
+    replay.add_argument("--no-color", action="store_true", help="plain text output")
+
+    export = sub.add_parser(
+        "export", help="export a record for one seat (only what that seat could see)",
+        description="Write a copy of a full record that holds only what one seat could know: "
+                    "the other seat's draws and burials are hidden, the seed is dropped.")
+    export.add_argument("file", help="a full record")
+    export.add_argument("--seat", type=int, choices=(0, 1), required=True)
+    export.add_argument("--out", "-o", required=True, help="where to write the seat's record")
+
+    rules = sub.add_parser(
+        "rules", help="batch rules queries in the JSON interchange format (contract §7)",
+        description="Read one JSON document per line on stdin, write one JSON line per input "
+                    "line on stdout. A bad line gets {\"error\": ...} and the batch goes on.")
+    rules_sub = rules.add_subparsers(dest="rules_command", metavar="QUERY", required=True)
+    rules_sub.add_parser("legal", help="position per line -> JSON array of every legal play",
+                         description="Each input line is a position; each output line is the "
+                                     "JSON array of every legal complete play.")
+    rules_sub.add_parser("apply", help='{"position": P, "play": Q} per line -> next position',
+                         description='Each input line is {"position": P, "play": Q}; each output '
+                                     'line is the next decision point or {"result": ...}.')
+
+    bench = sub.add_parser(
+        "bench", help="measure engine speed (random games, legal-play generation)",
+        description="Play uniformly random full games on one core and time 'rules legal' on a "
+                    "corpus of positions from such games.")
+    bench.add_argument("game", choices=CARD_GAMES, help="which ruleset")
+    bench.add_argument("--seconds", type=float, default=5.0,
+                       help="how long to play random games (default: 5)")
+    bench.add_argument("--corpus", type=int, default=2000,
+                       help="positions in the 'rules legal' corpus (default: 2000)")
+    bench.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            from warboard.terminal.play import run_play
+
+            return run_play(args)
+        if args.command == "replay":
+            from warboard.terminal.replay import run_replay
+
+            return run_replay(args)
+        if args.command == "export":
+            from warboard.core.record import Record, export_for_seat
+
+            export_for_seat(Record.load(args.file), args.seat).save(args.out)
+            print(f"wrote {args.out} (as seen by seat {args.seat})")
+            return 0
+        if args.command == "rules":
+            from warboard.hill218 import interchange
+
+            handler = interchange.legal if args.rules_command == "legal" else interchange.apply
+            out = sys.stdout
+            for line in interchange.run_batch(sys.stdin, handler):
+                out.write(line + "\n")
+            out.flush()
+            return 0
+        if args.command == "bench":
+            from warboard.bench import run_bench
+
+            return run_bench(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        from warboard.core.errors import WarboardError
+
+        if isinstance(exc, WarboardError | ValueError | OSError):
+            print(f"warboard: error: {exc}", file=sys.stderr)
+            return 2
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

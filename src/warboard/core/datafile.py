@@ -1,0 +1,114 @@
+"""Reading TOML data files with validation errors that name the file, the field and the problem."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from warboard.core.errors import DataFileError
+
+
+def load_toml(path: str | Path) -> tuple[str, dict[str, Any]]:
+    """Read a TOML file; returns (display name, data). Syntax errors become ``DataFileError``."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataFileError(name, "(file)", f"cannot be read: {exc.strerror or exc}") from exc
+    return name, parse_toml(name, text)
+
+
+def load_packaged_toml(package: str, filename: str) -> tuple[str, dict[str, Any]]:
+    """Read a TOML file shipped inside a package."""
+    ref = resources.files(package).joinpath(filename)
+    name = f"{package.replace('.', '/')}/{filename}"
+    try:
+        text = ref.read_text(encoding="utf-8")
+    except (OSError, FileNotFoundError) as exc:
+        raise DataFileError(name, "(file)", "is missing from the package") from exc
+    return name, parse_toml(name, text)
+
+
+def parse_toml(name: str, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(name, "(syntax)", str(exc)) from exc
+
+
+class Fields:
+    """A view of one TOML table that checks types and reports unknown keys.
+
+    >>> f = Fields("x.toml", "units.tank", {"count": 3})
+    >>> f.int("count", minimum=0)
+    3
+    """
+
+    def __init__(self, path: str, where: str, table: Any) -> None:
+        self.path = path
+        self.where = where
+        if not isinstance(table, Mapping):
+            raise DataFileError(path, where, f"must be a table, not {type_name(table)}")
+        self.table: Mapping[str, Any] = table
+        self.seen: set[str] = set()
+
+    def field(self, key: str) -> str:
+        return f"{self.where}.{key}" if self.where else key
+
+    def error(self, key: str, problem: str) -> DataFileError:
+        return DataFileError(self.path, self.field(key), problem)
+
+    def has(self, key: str) -> bool:
+        return key in self.table
+
+    def raw(self, key: str, default: Any = ..., required: bool = True) -> Any:
+        self.seen.add(key)
+        if key in self.table:
+            return self.table[key]
+        if default is not ...:
+            return default
+        raise self.error(key, "is missing")
+
+    def str(self, key: str, default: Any = ..., choices: tuple[str, ...] = ()) -> str:
+        value = self.raw(key, default)
+        if not isinstance(value, str) or not value:
+            raise self.error(key, f"must be a non-empty string, not {type_name(value)}")
+        if choices and value not in choices:
+            raise self.error(key, f"must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    def int(self, key: str, default: Any = ..., minimum: int | None = None,
+            maximum: int | None = None) -> int:
+        value = self.raw(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(key, f"must be a whole number, not {type_name(value)}")
+        if minimum is not None and value < minimum:
+            raise self.error(key, f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise self.error(key, f"must be at most {maximum}, not {value}")
+        return value
+
+    def bool(self, key: str, default: Any = ...) -> bool:
+        value = self.raw(key, default)
+        if not isinstance(value, bool):
+            raise self.error(key, f"must be true or false, not {type_name(value)}")
+        return value
+
+    def sub(self, key: str, default: Any = ...) -> Fields:
+        return Fields(self.path, self.field(key), self.raw(key, default))
+
+    def finish(self) -> None:
+        """Reject keys nobody asked for (most often a typo)."""
+        unknown = sorted(set(self.table) - self.seen)
+        if unknown:
+            raise self.error(unknown[0], "is not a known field (typo?)")
+
+
+def type_name(value: Any) -> str:
+    return {
+        bool: "a boolean", int: "a number", float: "a number", str: "a string",
+        list: "a list", dict: "a table",
+    }.get(type(value), type(value).__name__)

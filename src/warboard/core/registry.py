@@ -1,0 +1,27 @@
+"""Every game warboard knows, by name, made on demand (engines are imported only when used)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from warboard.core.protocol import Game
+
+# name -> (module, factory function); the factory takes (name, options)
+GAMES: dict[str, tuple[str, str]] = {
+    "hill218": ("warboard.hill218.game", "make_game"),
+    "ogre218": ("warboard.hill218.game", "make_game"),
+}
+
+
+def game_names() -> list[str]:
+    return list(GAMES)
+
+
+def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
+    """The game ``name`` with ``options``; ``ValueError`` names what is wrong."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+    module, factory = GAMES[name]
+    return getattr(importlib.import_module(module), factory)(name, options)

@@ -1,0 +1,117 @@
+"""The card games behind the core protocol: options, initial states, action translation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from warboard.core.errors import IllegalActionError
+from warboard.hill218 import actions as act
+from warboard.hill218.ruleset import RULESETS, Ruleset, load_ruleset
+from warboard.hill218.state import DEAL, CardState
+
+
+class CardGame:
+    """``hill218`` or ``ogre218`` with its options fixed.
+
+    Options: ``quick_start`` (bool: draw 3, skip putting 2 under the deck) and, for rulesets with
+    a handicap, ``damaged_ogres`` (``[n0, n1]``: that many Ogres start damaged in each deck).
+    """
+
+    num_seats = 2
+
+    def __init__(self, name: str = "hill218", options: Mapping[str, Any] | None = None,
+                 rules: Ruleset | None = None) -> None:
+        self.rules = rules if rules is not None else load_ruleset(name)
+        self.name = self.rules.name
+        self.options = self._check_options(dict(options or {}))
+
+    def _check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        known = {"quick_start"}
+        handicap = self.rules.handicap
+        if handicap:
+            known.add(handicap[0])
+        for key in options:
+            if key not in known:
+                raise ValueError(f"unknown option {key!r} for {self.name}; "
+                                 f"options: {', '.join(sorted(known))}")
+        quick = options.get("quick_start", False)
+        if not isinstance(quick, bool):
+            raise ValueError("option quick_start must be true or false")
+        if handicap and handicap[0] in options:
+            value = options[handicap[0]]
+            limit = self.rules.units[self.rules.unit_id(handicap[1])].count
+            if (not isinstance(value, list | tuple) or len(value) != 2
+                    or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= limit
+                               for n in value)):
+                raise ValueError(f"option {handicap[0]} must be two numbers from 0 to {limit}, "
+                                 f"one per seat (e.g. [1, 0])")
+            options[handicap[0]] = [int(value[0]), int(value[1])]
+        return options
+
+    # ------------------------------------------------------------------ decks
+
+    def deck_counts(self, seat: int) -> list[int]:
+        counts = self.rules.deck_counts()
+        handicap = self.rules.handicap
+        if handicap and handicap[0] in self.options:
+            n = self.options[handicap[0]][seat]
+            counts[self.rules.unit_id(handicap[1])] -= n
+            counts[self.rules.unit_id(handicap[2])] += n
+        return counts
+
+    def strikes(self, seat: int) -> int:
+        return self.rules.strikes
+
+    # ------------------------------------------------------------------ protocol
+
+    def new_initial_state(self) -> CardState:
+        return CardState(self)
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        return act.action_to_json(action)
+
+    def action_from_json(self, data: Any, state: Any = None) -> Any:
+        return act.action_from_json(data, self.rules)
+
+    def action_to_text(self, action: Any) -> str:
+        return act.action_to_text(action, self.rules)
+
+    def action_from_text(self, text: str) -> Any:
+        return act.action_from_text(text, self.rules)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> CardState:
+        from warboard.hill218.serialize import state_from_json
+
+        return state_from_json(self, data)
+
+    def visible_to(self, state: CardState, action: Any, seat: int) -> bool:
+        """May ``seat`` learn ``action`` (about to be applied to ``state``)? Draws and burials
+        are private to their owner; everything else is public."""
+        if isinstance(action, act.Draw):
+            drawer = state.setup_seat if state.phase == DEAL else state.to_move
+            return drawer == seat
+        if isinstance(action, act.Bury):
+            return state.setup_seat == seat
+        return True
+
+    def describe_seats(self) -> tuple[str, str]:
+        return ("South", "North")
+
+    def __repr__(self) -> str:
+        return f"CardGame({self.name!r}, {self.options!r})"
+
+
+def make_game(name: str, options: Mapping[str, Any] | None = None) -> CardGame:
+    if name not in RULESETS:
+        raise ValueError(f"unknown game {name!r}")
+    return CardGame(name, options)
+
+
+def parse_play(game: CardGame, data: Any) -> Any:
+    """A play from interchange JSON; raises ``IllegalActionError`` when malformed."""
+    action = game.action_from_json(data)
+    if not isinstance(action, act.Deploy | act.Strike):
+        raise IllegalActionError("a play is a deploy or a strike")
+    return action
+
