@@ -88,7 +88,13 @@ class Game(Protocol):
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw one chance outcome of ``state`` with its probability, using ``rng``."""
+    """Draw one chance outcome of ``state`` with its probability, using ``rng``.
+
+    A state may offer a faster ``sample_chance_outcome(rng)`` drawing from the same distribution.
+    """
+    fast = getattr(state, "sample_chance_outcome", None)
+    if fast is not None:
+        return fast(rng)
     outcomes = state.chance_outcomes()
     r = rng.random()
     acc = 0.0

@@ -145,10 +145,7 @@ def replay_states(record: Record, game: Game | None = None) -> Iterator[State]:
 
 def replay_state(record: Record, game: Game | None = None) -> State:
     """The state at the end of a full record."""
-    last = None
-    for last in replay_states(record, game):
-        pass
-    assert last is not None
+    *_, last = replay_states(record, game)
     return last
 
 

@@ -1,4 +1,5 @@
-"""Ruleset data files (rulesets/*.toml): loading, validation and the per-seat tables the engine uses."""
+"""Ruleset data files (rulesets/*.toml): loading, validation, and the per-seat tables the engine
+uses."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ class UnitType:
 
 @dataclass(frozen=True)
 class SeatTables:
-    """A ruleset's diagrams turned to one seat's board frame, as packed offsets, indexed by unit id."""
+    """A ruleset's diagrams turned to one seat's board frame, as packed offsets, by unit id."""
 
     supply: tuple[tuple[int, ...], ...]
     supply_sets: tuple[frozenset[int], ...]
@@ -42,6 +43,9 @@ class SeatTables:
     attack: tuple[tuple[tuple[int, bool], ...], ...]
     support_sets: tuple[frozenset[int], ...]
     support_union: tuple[int, ...]
+    # distinct attack diagrams as (combined offsets, individual offsets), and each unit's index
+    attack_groups: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    attack_group_of: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,14 @@ class Ruleset:
 
         supply = tuple(pack_all(u.supply) for u in self.units)
         support = tuple(pack_all(u.support) for u in self.units)
+        groups: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        group_of = []
+        for u in self.units:
+            group = (pack_all(tuple(o for o, ind in u.attack if not ind)),
+                     pack_all(tuple(o for o, ind in u.attack if ind)))
+            if group not in groups:
+                groups.append(group)
+            group_of.append(groups.index(group))
         return SeatTables(
             supply=supply,
             supply_sets=tuple(frozenset(s) for s in supply),
@@ -107,6 +119,8 @@ class Ruleset:
             ),
             support_sets=tuple(frozenset(s) for s in support),
             support_union=tuple(sorted({d for s in support for d in s})),
+            attack_groups=tuple(groups),
+            attack_group_of=tuple(group_of),
         )
 
 

@@ -76,6 +76,8 @@ class CardState:
         self.turn = 0
         self.result: dict[str, Any] | None = None
         self._memo: dict[Any, Any] = {}
+        self._sup: list[frozenset[int] | None] = [None, None]
+        self._front: list[dict[Any, frozenset[int]]] = [{}, {}]
 
     # ------------------------------------------------------------------ protocol
 
@@ -114,6 +116,18 @@ class CardState:
             return [(Draw(names[u].name), c / n) for u, c in enumerate(deck.pool) if c]
         return []
 
+    def sample_chance_outcome(self, rng: Any) -> Any:
+        """One chance outcome drawn with its probability (as ``chance_outcomes`` gives them)."""
+        if self.phase == FIRST:
+            return FirstPlayer(rng.randrange(2))
+        deck = self.decks[self._drawing_seat()]
+        r = rng.randrange(deck.pool_n)
+        for uid, c in enumerate(deck.pool):
+            if r < c:
+                return Draw(self.rules.units[uid].name)
+            r -= c
+        raise IllegalActionError("no chance event is pending")
+
     def apply(self, action: Any) -> None:
         phase = self.phase
         if phase == PLAY:
@@ -128,7 +142,8 @@ class CardState:
             self._apply_bury(action)
         elif phase == FIRST:
             if not isinstance(action, FirstPlayer) or action.seat not in (0, 1):
-                raise IllegalActionError(f"expected the first-player chance outcome, not {action!r}")
+                raise IllegalActionError(
+                    f"expected the first-player chance outcome, not {action!r}")
             self.first_player = action.seat
             self.setup_seat = 0
             self._begin_deal()
@@ -145,6 +160,8 @@ class CardState:
         c.decks = [self.decks[0].copy(), self.decks[1].copy()]
         c.strikes = self.strikes[:]
         c.destroyed = [self.destroyed[0][:], self.destroyed[1][:]]
+        c._sup = self._sup[:]
+        c._front = self._front[:]
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -333,51 +350,129 @@ class CardState:
         self.result = {"winner": winner, "reason": reason,
                        "units": [self.unit_count(0), self.unit_count(1)]}
 
-    # ------------------------------------------------------------------ board facts (memoised)
+    # ------------------------------------------------------------------ board facts
+    #
+    # Supplied cells and supply frontiers (empty cells a unit could be supplied on) are kept per
+    # seat and carried across board changes: a friendly deployment only grows them, a hit only
+    # resets its victim's side. Both are immutable values in lists replaced entry by entry, so a
+    # clone copies the two short lists and shares the rest. Other board facts live in ``_memo``.
 
-    def _board_changed(self) -> None:
+    def _place(self, seat: int, at: int, code: int) -> None:
+        self.cells[at] = code
         self._memo = {}
+        for s in (0, 1):
+            front = self._front[s]
+            if any(at in f for f in front.values()):
+                self._front[s] = {k: f - {at} for k, f in front.items()}
+        sup = self._sup[seat]
+        if sup is None:
+            return
+        if at == BASES[seat]:
+            self._sup[seat] = None
+            self._front[seat] = {}
+            return
+        added = self._grow_supply(seat, sup, at)
+        if added:
+            self._sup[seat] = sup | added
+            self._front[seat] = {k: f | self._frontier_of(seat, k, added)
+                                 for k, f in self._front[seat].items()}
+
+    def _removed_or_changed(self, owner: int, t: int, removed: bool) -> None:
+        self._memo = {}
+        self._sup[owner] = None
+        self._front[owner] = {}
+        other = 1 - owner
+        if removed and self._sup[other] is not None:
+            front = self._front[other]
+            self._front[other] = {k: f | {t} if self._in_frontier(other, k, t) else f
+                                  for k, f in front.items()}
 
     def supplied(self, seat: int) -> frozenset[int]:
         """The cells of ``seat``'s supplied units (empty when its base is not its own)."""
-        key = ("sup", seat)
-        memo = self._memo
-        if key in memo:
-            return memo[key]
-        cells = self.cells
-        base = BASES[seat]
-        code = cells.get(base)
-        sup: set[int] = set()
-        if code is not None and code & 1 == seat:
-            tables = self.rules.seat[seat]
-            sup.add(base)
-            stack = [base]
-            if self.rules.supply_model == "pull":
-                # a unit at q is supplied when q + d holds a supplied friend, d in q's diagram
-                union, sets = tables.supply_union, tables.supply_sets
-                while stack:
-                    p = stack.pop()
-                    for d in union:
-                        q = p - d
-                        code = cells.get(q)
-                        if (code is not None and code & 1 == seat and q not in sup
-                                and d in sets[code >> 1]):
-                            sup.add(q)
-                            stack.append(q)
+        sup = self._sup[seat]
+        if sup is None:
+            base = BASES[seat]
+            code = self.cells.get(base)
+            if code is not None and code & 1 == seat:
+                sup = frozenset(self._spread_supply(seat, {base}, [base]))
             else:
-                # a supplied unit pushes supply onto the squares of its own diagram
-                supply = tables.supply
-                while stack:
-                    p = stack.pop()
-                    for d in supply[cells[p] >> 1]:
-                        q = p + d
-                        code = cells.get(q)
-                        if code is not None and code & 1 == seat and q not in sup:
-                            sup.add(q)
-                            stack.append(q)
-        result = frozenset(sup)
-        memo[key] = result
-        return result
+                sup = frozenset()
+            self._sup[seat] = sup
+        return sup
+
+    def _spread_supply(self, seat: int, sup: set[int], stack: list[int]) -> set[int]:
+        """Grow ``sup`` from the supplied cells on ``stack`` to its fixpoint (contract §4)."""
+        cells = self.cells
+        tables = self.rules.seat[seat]
+        if self.rules.supply_model == "pull":
+            # a unit at q is supplied when q + d holds a supplied friend, d in q's own diagram
+            union, sets = tables.supply_union, tables.supply_sets
+            while stack:
+                p = stack.pop()
+                for d in union:
+                    q = p - d
+                    code = cells.get(q)
+                    if (code is not None and code & 1 == seat and q not in sup
+                            and d in sets[code >> 1]):
+                        sup.add(q)
+                        stack.append(q)
+        else:
+            # a supplied unit pushes supply onto the squares of its own diagram
+            supply = tables.supply
+            while stack:
+                p = stack.pop()
+                for d in supply[cells[p] >> 1]:
+                    q = p + d
+                    code = cells.get(q)
+                    if code is not None and code & 1 == seat and q not in sup:
+                        sup.add(q)
+                        stack.append(q)
+        return sup
+
+    def _grow_supply(self, seat: int, sup: frozenset[int], at: int) -> frozenset[int]:
+        """The cells newly supplied once ``seat``'s unit is placed at ``at`` (empty if ``at`` is
+        not supplied)."""
+        tables = self.rules.seat[seat]
+        uid = self.cells[at] >> 1
+        if self.rules.supply_model == "pull":
+            fed = any(at + d in sup for d in tables.supply[uid])
+        else:
+            fed = self._pushed_onto(seat, sup, at)
+        if not fed:
+            return frozenset()
+        grown = self._spread_supply(seat, set(sup) | {at}, [at])
+        return frozenset(grown - sup)
+
+    def _pushed_onto(self, seat: int, sup: frozenset[int], cell: int) -> bool:
+        """Push model: does a supplied unit of ``seat`` project supply onto ``cell``?"""
+        tables = self.rules.seat[seat]
+        cells = self.cells
+        sets = tables.supply_sets
+        for d in tables.supply_union:
+            p = cell - d
+            if p in sup and d in sets[cells[p] >> 1]:
+                return True
+        return False
+
+    def _frontier_key(self, seat: int, uid: int) -> Any:
+        return self.rules.seat[seat].supply[uid] if self.rules.supply_model == "pull" else None
+
+    def _frontier_of(self, seat: int, key: Any, sources: frozenset[int]) -> frozenset[int]:
+        """Empty cells that the supplied cells ``sources`` open to deployment (for ``key``)."""
+        cells = self.cells
+        if key is not None:  # pull: the deploying unit's diagram
+            reach = {p - d for p in sources for d in key}
+        else:  # push: each supplying unit's own diagram
+            supply = self.rules.seat[seat].supply
+            reach = {p + d for p in sources for d in supply[cells[p] >> 1]}
+        return frozenset(c for c in reach if c not in cells and c != HILL)
+
+    def _in_frontier(self, seat: int, key: Any, cell: int) -> bool:
+        sup = self._sup[seat]
+        assert sup is not None
+        if key is not None:
+            return any(cell + d in sup for d in key)
+        return self._pushed_onto(seat, sup, cell)
 
     def deploy_cells(self, seat: int, uid: int) -> frozenset[int]:
         """Every empty cell where ``seat`` may deploy unit ``uid`` (ignoring how many plays it
@@ -386,38 +481,34 @@ class CardState:
         memo = self._memo
         if key in memo:
             return memo[key]
-        result = self._supplied_cells(seat, uid)
+        result = self.supplied_deploy_cells(seat, uid)
         if self.rules.units[uid].drop:
             result = result | self.drop_cells(seat)
         memo[key] = result
         return result
 
-    def _supplied_cells(self, seat: int, uid: int) -> frozenset[int]:
-        cells = self.cells
+    def deploy_cell_list(self, seat: int, uid: int) -> tuple[int, ...]:
+        """``deploy_cells`` as a tuple (in no particular order), for indexing."""
+        key = ("list", seat, uid)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = tuple(self.deploy_cells(seat, uid))
+        return found
+
+    def supplied_deploy_cells(self, seat: int, uid: int) -> frozenset[int]:
+        """Cells where ``uid`` may deploy by supply (or onto the empty own base)."""
         base = BASES[seat]
-        code = cells.get(base)
+        code = self.cells.get(base)
         if code is None:
             return frozenset((base,))
         if code & 1 != seat:
             return frozenset()
-        tables = self.rules.seat[seat]
-        sup = self.supplied(seat)
-        if self.rules.supply_model == "pull":
-            key = ("pull", seat, tables.supply[uid])
-            found = self._memo.get(key)
-            if found is None:
-                offs = tables.supply[uid]
-                found = frozenset(c for c in {p - d for p in sup for d in offs}
-                                  if c not in cells and c != HILL)
-                self._memo[key] = found
-            return found
-        key = ("push", seat)
-        found = self._memo.get(key)
+        key = self._frontier_key(seat, uid)
+        front = self._front[seat]
+        found = front.get(key)
         if found is None:
-            supply = tables.supply
-            found = frozenset(c for c in {p + d for p in sup for d in supply[cells[p] >> 1]}
-                              if c not in cells and c != HILL)
-            self._memo[key] = found
+            found = self._frontier_of(seat, key, self.supplied(seat))
+            self._front[seat] = {**front, key: found}
         return found
 
     def drop_box(self) -> tuple[int, int, int, int]:
@@ -479,7 +570,8 @@ class CardState:
         return out
 
     def hit_sequences(self, seat: int, uid: int, at: int) -> list[tuple[int, ...]]:
-        """Every legal ordered sequence of hits for a deployment (``[()]`` when none is possible)."""
+        """Every legal ordered sequence of hits for a deployment (``[()]`` when none is
+        possible)."""
         targets = self.targets(seat, uid, at)
         n = self.rules.units[uid].attacks
         if not targets:
@@ -576,8 +668,7 @@ class CardState:
     def deploy_unchecked(self, seat: int, uid: int, at: int, hits: tuple[int, ...]) -> None:
         """Apply a deployment known to be legal (search and benchmarks skip the checks)."""
         self.hands[seat][uid] -= 1
-        self.cells[at] = uid * 2 + seat
-        self._board_changed()
+        self._place(seat, at, uid * 2 + seat)
         if at == BASES[1 - seat]:
             self._finish(seat, "base")
             return
@@ -615,7 +706,7 @@ class CardState:
             lost[uid] += 1
             if rules.origin[uid] >= 0:
                 lost[rules.origin[uid]] += 1
-        self._board_changed()
+        self._removed_or_changed(owner, t, becomes < 0)
 
     def _why_not_here(self, seat: int, uid: int, at: int) -> str:
         if at == HILL:

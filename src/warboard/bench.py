@@ -1,0 +1,133 @@
+"""``warboard bench``: random full games per second and the speed of ``rules legal``.
+
+A random game is a fresh shuffled setup with random burials, then at every decision a uniformly
+random complete legal play (``hill218.sampler``). Games run on one core. When the native fast
+path is built (``hill218.fast``) its figures are the headline ones and the pure-Python engine is
+measured beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from warboard.hill218 import interchange
+from warboard.hill218.game import CardGame
+from warboard.hill218.sampler import random_game
+from warboard.hill218.serialize import position_to_json
+from warboard.hill218.state import PLAY
+
+
+def python_random_games(game: CardGame, seconds: float, seed: int,
+                        progress: Any = None) -> dict[str, float]:
+    rng = random.Random(seed)
+    games = plays = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        _, n = random_game(game, rng)
+        games += 1
+        plays += n
+        elapsed = time.perf_counter() - start
+        if progress is not None:
+            progress(min(elapsed, seconds))
+    return {"games": games, "plays": plays, "seconds": elapsed,
+            "games_per_second": games / elapsed, "plays_per_second": plays / elapsed}
+
+
+def native_random_games(game: CardGame, seconds: float, seed: int) -> dict[str, float] | None:
+    """The native fast path's figures, or None when it is not built."""
+    try:
+        from warboard.hill218 import fast
+    except ImportError:
+        return None
+    if not fast.available():
+        return None
+    rules = fast.FastRules(game.rules, game.options)
+    batch, games, plays, elapsed = 200, 0, 0, 0.0
+    start = time.perf_counter()
+    while elapsed < seconds:
+        out = fast.random_games(rules, batch, seed + games)
+        games += out["games"]
+        plays += out["plays"]
+        elapsed = time.perf_counter() - start
+    return {"games": games, "plays": plays, "seconds": elapsed,
+            "games_per_second": games / elapsed, "plays_per_second": plays / elapsed}
+
+
+def legal_corpus(game: CardGame, size: int, seed: int) -> list[str]:
+    """``size`` positions (JSON lines) met in random games, every decision point kept."""
+    from warboard.hill218.sampler import play_choice, random_play
+
+    rng = random.Random(seed)
+    lines: list[str] = []
+    while len(lines) < size:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(lines) < size:
+            if state.phase == PLAY:
+                lines.append(json.dumps(position_to_json(state, rng)))
+                play_choice(state, random_play(state, rng))
+            elif state.current_player() >= 0:
+                state.apply(rng.choice(state.legal_actions()))
+            else:
+                state.apply(state.sample_chance_outcome(rng))
+    return lines
+
+
+def time_legal(lines: list[str]) -> dict[str, float]:
+    start = time.perf_counter()
+    plays = 0
+    for out in interchange.run_batch(lines, interchange.legal):
+        plays += out.count('"play"')
+    elapsed = time.perf_counter() - start
+    return {"positions": len(lines), "plays": plays, "seconds": elapsed,
+            "positions_per_second": len(lines) / elapsed, "plays_per_second": plays / elapsed}
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    game = CardGame(args.game)
+    console = Console(stderr=True, quiet=args.json)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as progress:
+        task = progress.add_task(f"{args.game}: random games (python)", total=args.seconds)
+        py = python_random_games(game, args.seconds, args.seed,
+                                 lambda t: progress.update(task, completed=t))
+        progress.update(task, description=f"{args.game}: random games (native)")
+        native = native_random_games(game, args.seconds, args.seed)
+        progress.update(task, description=f"{args.game}: building the rules-legal corpus")
+        lines = legal_corpus(game, args.corpus, args.seed)
+        progress.update(task, description=f"{args.game}: timing rules legal")
+        legal = time_legal(lines)
+    head = native or py
+    result = {
+        "game": args.game,
+        "engine": "native" if native else "python",
+        "games_per_second": round(head["games_per_second"], 1),
+        "plays_per_second": round(head["plays_per_second"], 1),
+        "plays_per_game": round(head["plays"] / max(1, head["games"]), 2),
+        "python": {k: round(v, 2) for k, v in py.items()},
+        "native": {k: round(v, 2) for k, v in native.items()} if native else None,
+        "rules_legal": {k: round(v, 2) for k, v in legal.items()},
+        "cores": 1,
+    }
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    out = Console()
+    out.print(f"[bold]{args.game}[/] random full games on one core")
+    if native:
+        out.print(f"  native fast path: {native['games_per_second']:10.1f} games/s "
+                  f"{native['plays_per_second']:12.1f} plays/s")
+    out.print(f"  python engine:    {py['games_per_second']:10.1f} games/s "
+              f"{py['plays_per_second']:12.1f} plays/s")
+    out.print(f"  plays per game:   {result['plays_per_game']:10.2f}")
+    out.print(f"rules legal on {legal['positions']} positions from random games: "
+              f"{legal['positions_per_second']:.0f} positions/s, "
+              f"{legal['plays_per_second']:.0f} plays listed/s")
+    return 0

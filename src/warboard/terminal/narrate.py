@@ -1,0 +1,162 @@
+"""The game log in words, told from views so that each reader learns only what it may know.
+
+``narrate`` turns one record event (with the views before and after it) into log entries:
+"South deploys Tank at (1,-1), destroys North Infantry at (1,0)". Draws are found from the deck
+sizes, so the draws the engine takes on its own (no chance event) are told too; the cards are
+named only when the view holds the drawing seat's hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from warboard.hill218.ruleset import Ruleset
+from warboard.terminal.names import BASES, cell_text, result_text, seat_name, unit_title
+from warboard.terminal.view import View
+
+CHANCE_PHASES = ("first", "deal", "draw")
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the log. Draw entries keep their parts so adjacent ones can be merged."""
+
+    turn: int
+    text: str = ""
+    drawer: int | None = None  # set on draw entries
+    count: int = 0
+    cards: tuple[str, ...] | None = None  # the drawn cards, when the reader may know them
+
+
+def narrate(rules: Ruleset, before: View, after: View, event: dict[str, Any]) -> list[LogEntry]:
+    """The log entries of ``event``, which turned ``before`` into ``after``."""
+    action = event.get("action")
+    seat = event.get("seat")
+    entries: list[LogEntry] = []
+    if action is not None or seat is not None:
+        text = _decision_text(rules, before, seat, action)
+        if text:
+            entries.append(LogEntry(before.turn, text))
+    entries.extend(_draws(rules, before, after, seat, action))
+    if after.result and not before.result:
+        entries.append(LogEntry(after.turn, "Game over: " + result_text(rules, after.result)))
+    return entries
+
+
+def merge_draws(entries: Iterable[LogEntry]) -> list[LogEntry]:
+    """Adjacent draws of one seat in one turn become one entry ("North draws 2 cards")."""
+    out: list[LogEntry] = []
+    for e in entries:
+        last = out[-1] if out else None
+        if (last is not None and e.drawer is not None and last.drawer == e.drawer
+                and last.turn == e.turn):
+            cards = None if last.cards is None or e.cards is None else last.cards + e.cards
+            out[-1] = LogEntry(e.turn, drawer=e.drawer, count=last.count + e.count, cards=cards)
+        else:
+            out.append(e)
+    return out
+
+
+def entry_text(rules: Ruleset, entry: LogEntry) -> str:
+    if entry.drawer is None:
+        return entry.text
+    who = seat_name(entry.drawer)
+    if entry.cards:
+        return f"{who} draws " + ", ".join(unit_title(rules, c) for c in entry.cards)
+    return f"{who} draws {entry.count} card{'s' if entry.count != 1 else ''}"
+
+
+def log_lines(rules: Ruleset, entries: Iterable[LogEntry], last: int | None = 10) -> list[str]:
+    """The log as text lines, draws merged; only the ``last`` ones when given."""
+    merged = merge_draws(entries)
+    if last is not None:
+        merged = merged[-last:]
+    return [entry_text(rules, e) for e in merged]
+
+
+# ----------------------------------------------------------------------------- decisions
+
+def _decision_text(rules: Ruleset, before: View, seat: int | None,
+                   action: dict[str, Any] | None) -> str:
+    if action is None:  # a hidden event of a seat record
+        if seat is not None and before.phase == "bury":
+            return f"{seat_name(seat)} puts 2 cards under its deck"
+        return ""
+    kind = action.get("play", action.get("chance"))
+    if kind == "first_player":
+        return f"{seat_name(action['seat'])} plays first"
+    if seat is None:
+        return ""
+    who = seat_name(seat)
+    if kind == "bury":
+        first, second = (unit_title(rules, c) for c in action["cards"])
+        return f"{who} puts {first}, then {second} under its deck"
+    if kind == "strike":
+        return f"{who}'s {rules.strike_name} " + _hits(rules, before, [action["target"]])
+    if kind == "deploy":
+        unit, at = unit_title(rules, action["unit"]), tuple(action["at"])
+        if at == BASES[1 - seat]:
+            enemy = seat_name(1 - seat)
+            return f"{who} deploys {unit} on {enemy}'s {rules.base_name} {cell_text(at)}"
+        where = f"on its {rules.base_name}" if at == BASES[seat] else "at"
+        text = f"{who} deploys {unit} {where} {cell_text(at)}"
+        attacks = action.get("attacks") or []
+        return text + (", " + _hits(rules, before, attacks) if attacks else "")
+    return ""
+
+
+def _hits(rules: Ruleset, before: View, targets: list[list[int]]) -> str:
+    """"destroys North Infantry at (1,0)", following each hit on a copy of the board."""
+    board = before.board()
+    parts = []
+    for t in targets:
+        cell = (t[0], t[1])
+        owner, name = board[cell]
+        becomes = rules.units[rules.unit_ids[name]].hit_becomes
+        verb = "damages" if becomes else "destroys"
+        parts.append(f"{verb} {seat_name(owner)} {unit_title(rules, name)} at {cell_text(cell)}")
+        if becomes:
+            board[cell] = (owner, becomes)
+        else:
+            del board[cell]
+    return " and ".join(parts)
+
+
+# ----------------------------------------------------------------------------- draws
+
+def _draws(rules: Ruleset, before: View, after: View, seat: int | None,
+           action: dict[str, Any] | None) -> list[LogEntry]:
+    out = []
+    for s in (0, 1):
+        used = _cards_used(action) if seat == s else []
+        returned = len(used) if action is not None and action.get("play") == "bury" else 0
+        if action is None and seat == s and before.phase == "bury":
+            returned = 2  # a hidden burial
+        n = before.public["deck_sizes"][s] - after.public["deck_sizes"][s] + returned
+        if n <= 0:
+            continue
+        cards = None
+        hand_before, hand_after = before.hand(s), after.hand(s)
+        if hand_before is not None and hand_after is not None:
+            gained = Counter(hand_after)
+            gained.update(used)
+            gained.subtract(hand_before)
+            cards = tuple(sorted(gained.elements(), key=rules.unit_ids.__getitem__))
+        # a chance draw belongs to the turn being dealt; a play's own draws to the next turn
+        turn = before.turn if seat is None and before.phase in CHANCE_PHASES else after.turn
+        out.append(LogEntry(turn, drawer=s, count=n, cards=cards))
+    return out
+
+
+def _cards_used(action: dict[str, Any] | None) -> list[str]:
+    """The cards a decision takes out of the hand."""
+    if action is None:
+        return []
+    if action.get("play") == "deploy":
+        return [action["unit"]]
+    if action.get("play") == "bury":
+        return list(action["cards"])
+    return []
