@@ -85,6 +85,13 @@ class CardGame:
 
         return state_from_json(self, data)
 
+    def sample_state(self, view: dict[str, Any], rng: Any) -> CardState:
+        """A full state consistent with a seat's view (its information set), the unseen cards
+        dealt at random."""
+        from warboard.hill218.determinize import sample_state
+
+        return sample_state(self, view, rng)
+
     def visible_to(self, state: CardState, action: Any, seat: int) -> bool:
         """May ``seat`` learn ``action`` (about to be applied to ``state``)? Draws and burials
         are private to their owner; everything else is public."""

@@ -22,7 +22,7 @@ FIRST, DEAL, BURY, DRAW, PLAY, OVER = "first", "deal", "bury", "draw", "play", "
 PHASES = (FIRST, DEAL, BURY, DRAW, PLAY, OVER)
 
 BASES = (base_cell(0), base_cell(1))
-SETUP_DRAW, SETUP_BURY, QUICK_DRAW = 5, 2, 3
+SETUP_DRAW, QUICK_DRAW = 5, 3  # cards drawn at setup (2 of the 5 go under the deck)
 
 
 class Deck:
@@ -120,13 +120,15 @@ class CardState:
         """One chance outcome drawn with its probability (as ``chance_outcomes`` gives them)."""
         if self.phase == FIRST:
             return FirstPlayer(rng.randrange(2))
+        if self.phase not in (DEAL, DRAW):
+            raise IllegalActionError("no chance event is pending")
         deck = self.decks[self._drawing_seat()]
         r = rng.randrange(deck.pool_n)
         for uid, c in enumerate(deck.pool):
             if r < c:
                 return Draw(self.rules.units[uid].name)
             r -= c
-        raise IllegalActionError("no chance event is pending")
+        raise AssertionError("pool_n disagrees with the pool")
 
     def apply(self, action: Any) -> None:
         phase = self.phase
