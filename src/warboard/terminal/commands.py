@@ -97,7 +97,8 @@ def show_hand(game: Any, view: View, seat: int, plays: Sequence[Any]) -> Text:
     """How many places each card in the hand may go now, and the strikes."""
     rules: Ruleset = game.rules
     hand = view.hand(seat) or {}
-    out = Text("Your cards now:", style="bold")
+    out = Text()
+    out.append("Your cards now:", style="bold")
     for u in rules.units:
         if hand.get(u.name):
             n = len({p.at for p in plays_of_unit(plays, u.name)})

@@ -18,6 +18,7 @@ from warboard.terminal.names import BASES, cell_text, result_text, seat_name, un
 from warboard.terminal.view import View
 
 CHANCE_PHASES = ("first", "deal", "draw")
+BURIED = 2  # cards a seat puts under its deck at setup (contract §3)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ def narrate(rules: Ruleset, before: View, after: View, event: dict[str, Any]) ->
         text = _decision_text(rules, before, seat, action)
         if text:
             entries.append(LogEntry(before.turn, text))
+    entries.extend(_forfeits(rules, before, after, seat, action))
     entries.extend(_draws(rules, before, after, seat, action))
     if after.result and not before.result:
         entries.append(LogEntry(after.turn, "Game over: " + result_text(rules, after.result)))
@@ -125,17 +127,53 @@ def _hits(rules: Ruleset, before: View, targets: list[list[int]]) -> str:
     return " and ".join(parts)
 
 
+# ----------------------------------------------------------------------------- lost plays
+
+def _forfeits(rules: Ruleset, before: View, after: View, seat: int | None,
+              action: dict[str, Any] | None) -> list[LogEntry]:
+    """The plays lost for want of a legal one (contract §4) between ``before`` and ``after``:
+    the rest of the turn just played in, and any whole turn passed over."""
+    if after.result or after.turn == before.turn:
+        return []
+    out = []
+    kind = action.get("play") if action else None
+    if seat is not None and kind in ("deploy", "strike"):
+        used = rules.units[rules.unit_ids[action["unit"]]].plays if kind == "deploy" else 1
+        if before.public["plays_left"] > used:
+            out.append(LogEntry(before.turn, f"{seat_name(seat)} has no legal play left; "
+                                             "its turn ends"))
+    # a turn whose draw was under way when ``before`` was taken had no play yet
+    lost = before.turn if seat is None and before.phase == "draw" else before.turn + 1
+    for turn in range(max(lost, 1), after.turn):
+        who = _turn_seat(before, after, seat, turn)
+        name = "The side to move" if who is None else seat_name(who)
+        out.append(LogEntry(turn, f"{name} has no legal play: turn {turn} passes"))
+    return out
+
+
+def _turn_seat(before: View, after: View, seat: int | None, turn: int) -> int | None:
+    """Who plays ``turn``: turns alternate, so one known (turn, seat) pair tells."""
+    if seat is not None and before.phase == "play":
+        anchor = (before.turn, seat)
+    elif after.phase == "play" and after.to_move is not None:
+        anchor = (after.turn, after.to_move)
+    elif before.public.get("first_player") in (0, 1):
+        anchor = (1, before.public["first_player"])
+    else:
+        return None
+    return anchor[1] if (turn - anchor[0]) % 2 == 0 else 1 - anchor[1]
+
+
 # ----------------------------------------------------------------------------- draws
 
 def _draws(rules: Ruleset, before: View, after: View, seat: int | None,
            action: dict[str, Any] | None) -> list[LogEntry]:
+    """The cards each seat drew, found from its deck size (a burial puts 2 back first)."""
     out = []
     for s in (0, 1):
         used = _cards_used(action) if seat == s else []
-        returned = len(used) if action is not None and action.get("play") == "bury" else 0
-        if action is None and seat == s and before.phase == "bury":
-            returned = 2  # a hidden burial
-        n = before.public["deck_sizes"][s] - after.public["deck_sizes"][s] + returned
+        buried = BURIED if seat == s and before.phase == "bury" else 0
+        n = before.public["deck_sizes"][s] - after.public["deck_sizes"][s] + buried
         if n <= 0:
             continue
         cards = None

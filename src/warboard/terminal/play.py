@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.protocol import CHANCE, TERMINAL
+from warboard.core.protocol import TERMINAL
 from warboard.core.registry import make_game
 from warboard.hill218.actions import resolve_unit
 from warboard.terminal.agents import Agent, make_agent
@@ -46,21 +46,22 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input, console: Conso
         options["damaged_ogres"] = list(args.damaged_ogres)
     game = make_game(args.game, options)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
-    if args.opponent == "human":
-        humans, agents = (0, 1), {}
-        players, readers = ["human", "human"], (0, 1, None)
-    else:
-        them = 1 - args.seat
-        agents = {them: make_agent(args.opponent, f"{seed}:{args.opponent}")}
-        humans, readers = (args.seat,), (args.seat,)
-        players = ["human", "human"]
-        players[them] = args.opponent
+    humans, agents = _seating(args, seed)
+    players = ["human" if seat in humans else agents[seat].name for seat in (0, 1)]
+    readers = (0, 1, None) if len(humans) == 2 else humans
     session = Session(game, seed, players, readers)
     game_loop = PlayLoop(session, humans, agents, console,
                          Prompter(console, input_fn, interactive))
     game_loop.run()
-    game_loop.save(args.save)
-    return 0
+    return 0 if game_loop.save(args.save) else 1
+
+
+def _seating(args: argparse.Namespace, seed: int) -> tuple[tuple[int, ...], dict[int, Agent]]:
+    """The human seats and the agents playing the other seats."""
+    if args.opponent == "human":
+        return (0, 1), {}
+    them = 1 - args.seat
+    return (args.seat,), {them: make_agent(args.opponent, f"{seed}:{args.opponent}")}
 
 
 class PlayLoop:
@@ -95,13 +96,14 @@ class PlayLoop:
                 return
             if seat in self.agents:
                 s.apply(self.agents[seat].choose(s.state))
-            elif seat != CHANCE:
+            else:
                 self._human_decision(seat)
 
     # ------------------------------------------------------------------ a human's decision
 
     def _human_decision(self, seat: int) -> None:
-        """Show the screen, then read commands until ``seat`` has decided (or stops)."""
+        """Show the screen, then read commands until the record changes (a play or an undo)
+        or the player stops."""
         if self.hot_seat and self.at_keyboard != seat and not self._hand_over(seat):
             return
         self.at_keyboard = seat
@@ -110,7 +112,7 @@ class PlayLoop:
         while len(self.session.events) == events and not self.stopped:
             line = self.prompter.ask(self._prompt(seat))
             if line is None:
-                self._stop(seat, "left (end of input)")
+                self._stop(seat, "quit", " (end of input)")
             else:
                 self._command(seat, line)
 
@@ -122,7 +124,7 @@ class PlayLoop:
         line = self.prompter.ask(f"Pass the keyboard to {seat_name(seat)} ({other}, look away) "
                                  "and press Enter: ")
         if line is None:
-            self._stop(seat, "left (end of input)")
+            self._stop(seat, "quit", " (end of input)")
             return False
         return True
 
@@ -135,8 +137,12 @@ class PlayLoop:
 
     def _draw_screen(self, seat: int) -> None:
         s = self.session
+        view = s.view(seat)
         self.console.print()
-        self.console.print(screen(self.rules, s.view(seat), s.log(seat), me=seat))
+        self.console.print(screen(self.rules, view, s.log(seat), me=seat))
+        if view.phase == "bury":
+            self.console.print("Choose 2 cards to put under your deck, e.g. 'bury inf tnk': the "
+                               "first goes under the deck, the second under it (drawn last).")
 
     def _command(self, seat: int, line: str) -> None:
         words = line.lower().split()
@@ -157,15 +163,17 @@ class PlayLoop:
             elif word == "undo":
                 self._undo(seat)
             elif word in QUIT_WORDS:
-                self._stop(seat, QUIT_WORDS[word])
+                if self._confirm(f"Really {word}? The game will be abandoned (y/N): "):
+                    self._stop(seat, QUIT_WORDS[word])
             elif word == "show" and len(words) == 1:
                 self.console.print(show_hand(self.game, s.view(seat), seat, plays))
             elif word == "show" or (len(words) == 1 and _is_unit(word, self.rules)):
-                self.console.print(show_unit(self.game, s.view(seat), seat, plays, words[-1]))
+                unit = words[1] if word == "show" else word
+                self.console.print(show_unit(self.game, s.view(seat), seat, plays, unit))
             else:
                 self._play(plays, line)
         except IllegalActionError as exc:
-            self.console.print(Text(f"Not possible: {exc}", style="bold red"))
+            self._error(f"Not possible: {exc}")
 
     def _play(self, plays: list[Any], line: str) -> None:
         action = self.game.action_from_text(line)
@@ -177,16 +185,26 @@ class PlayLoop:
     def _undo(self, seat: int) -> None:
         refusal = self.session.undo_refusal(seat)
         if refusal is not None:
-            self.console.print(Text(f"Cannot undo: {refusal}.", style="bold red"))
+            self._error(f"Cannot undo: {refusal}.")
             return
         self.session.undo(seat)
-        self.console.print("Taken back.")
-        self._draw_screen(seat)
+        self.console.print("Taken back.")  # the screen is drawn again for the same decision
 
-    def _stop(self, seat: int, how: str) -> None:
+    def _error(self, message: str) -> None:
+        self.console.print(Text(message, style="bold red"))
+
+    def _confirm(self, question: str) -> bool:
+        """Ask a yes/no question in an interactive game (others need no confirmation)."""
+        if not self.prompter.interactive:
+            return True
+        answer = self.prompter.ask(question)
+        return answer is None or answer.lower() in ("y", "yes")
+
+    def _stop(self, seat: int, how: str, note: str = "") -> None:
+        """Abandon the game; ``how`` is "resigned" or "quit" (docs/records.md)."""
         self.session.abandon(seat, how)
         self.stopped = True
-        self.console.print(Text(f"{seat_name(seat)} {how}: the game is abandoned.",
+        self.console.print(Text(f"{seat_name(seat)} {how}{note}: the game is abandoned.",
                                 style="bold"))
         self.console.print(f"Seed: {self.session.seed}")
 
@@ -203,13 +221,20 @@ class PlayLoop:
         self.console.print(Text(result_text(self.rules, result), style="bold"))
         self.console.print(f"Seed: {s.seed}")
 
-    def save(self, path: str | None) -> None:
-        """Save the record to ``path``; without one, an interactive game asks for a file."""
+    def save(self, path: str | None) -> bool:
+        """Save the record to ``path``; without one, an interactive game asks for a file.
+        False when the file could not be written."""
         if path is None and self.prompter.interactive:
             path = self.prompter.ask("Save the game record to (file name, Enter to skip): ")
-        if path:
+        if not path:
+            return True
+        try:
             self.session.save(path)
-            self.console.print(f"Record saved to {path} (see it again: warboard replay {path})")
+        except OSError as exc:
+            self._error(f"Could not save the record to {path}: {exc}")
+            return False
+        self.console.print(f"Record saved to {path} (see it again: warboard replay {path})")
+        return True
 
 
 def _is_unit(word: str, rules: Any) -> bool:

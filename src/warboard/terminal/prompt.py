@@ -13,7 +13,7 @@ class Prompter:
     """Asks ``input_fn`` for lines, printing the prompt on ``console``.
 
     When the session is not interactive (piped input, tests) the line read is echoed so the
-    transcript reads like a session. ``ask`` returns ``None`` at end of input.
+    transcript reads like a session. ``ask`` returns ``None`` at end of input (or Ctrl-C).
     """
 
     def __init__(self, console: Console, input_fn: InputFn = input,
@@ -27,7 +27,7 @@ class Prompter:
         self.console.file.flush()
         try:
             line = self.input_fn("")
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D / Ctrl-C end the session politely
             self.console.print()
             return None
         if not self.interactive:

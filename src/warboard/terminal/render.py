@@ -157,7 +157,8 @@ def private_lines(rules: Ruleset, view: View, seat: int) -> Text:
 
 
 def log_text(lines: Sequence[str], title: str = "Log") -> Text:
-    out = Text(f"{title}:", style="bold")
+    out = Text()
+    out.append(f"{title}:", style="bold")
     for line in lines or ["(nothing yet)"]:
         out.append("\n  " + line)
     return out

@@ -70,7 +70,7 @@ class Session:
             self.apply(sample_chance(self.state, self.chance_rng))
 
     def log(self, reader: Reader, last: int | None = 10) -> list[str]:
-        """The ``last`` lines of ``reader``'s log (all of them for ``None``)."""
+        """The ``last`` lines of ``reader``'s log (every line when ``last`` is ``None``)."""
         entries = [e for told in self._told for e in told.entries.get(reader, [])]
         return log_lines(self.rules, entries, last)
 
@@ -81,11 +81,10 @@ class Session:
         only its own decision, only within its turn, only when nothing happened since."""
         if self.state.current_player() != seat:
             return "it is not your decision now"
-        if not self.events or self.events[-1].get("seat") != seat:
-            return ("your turn's draw or the other side's play came after your last decision; "
-                    "undo only takes back plays within your turn")
-        if self._told[-1].turn != self.view(None).turn:
-            return "a new turn has started since your last decision"
+        if (not self.events or self.events[-1].get("seat") != seat
+                or self._told[-1].turn != self.view(None).turn):
+            return ("you have made no play in this turn to take back (undo works only within "
+                    "your own turn, before any draw or other player's decision)")
         return None
 
     def undo(self, seat: int) -> None:

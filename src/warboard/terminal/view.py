@@ -33,10 +33,6 @@ class View:
         seat = frame.get("seat")
         return cls(frame, {} if seat is None else {seat: frame})
 
-    def only(self, seat: int | None) -> View:
-        """This view narrowed to what ``seat`` may see (``None``: the public part only)."""
-        return View(self.public, {s: o for s, o in self.private.items() if s == seat})
-
     # -- public facts, read the same way everywhere
 
     @property
