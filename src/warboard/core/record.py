@@ -151,6 +151,9 @@ def replay_state(record: Record, game: Game | None = None) -> State:
 
 def export_for_seat(record: Record, seat: int) -> Record:
     """The record as ``seat`` saw it: hidden events blanked, the seat's view after each event."""
+    if record.view is not None:
+        raise RecordError(f"this record was already exported for seat {record.view}; "
+                          "export from the full record")
     game = record.make_game()
     visible_to = getattr(game, "visible_to", None)
     state = game.new_initial_state()

@@ -11,7 +11,7 @@ import re
 from typing import Any, NamedTuple
 
 from warboard.core.errors import IllegalActionError
-from warboard.hill218.grid import COORD_LIMIT
+from warboard.hill218.grid import PLAY_LIMIT
 from warboard.hill218.ruleset import Ruleset
 
 Cell = tuple[int, int]
@@ -116,7 +116,7 @@ def _cell(value: Any, field: str) -> Cell:
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise IllegalActionError(f"'{field}' must hold cells written as [x, y] whole numbers")
-    if max(abs(value[0]), abs(value[1])) > COORD_LIMIT:
+    if max(abs(value[0]), abs(value[1])) > PLAY_LIMIT:
         raise IllegalActionError(f"'{field}': cell {value} is off the playable grid")
     return (value[0], value[1])
 

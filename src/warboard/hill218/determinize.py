@@ -83,29 +83,29 @@ def _counts_of(uids: list[int], n: int) -> list[int]:
 def _unseen(state: CardState, game: Any, seat: int) -> list[int]:
     """``seat``'s cards that are neither on the board nor destroyed, as a list of unit ids.
 
-    A hit-changed card (a damaged Ogre) stands for the card it replaced: it uses up a card of
-    its own kind when the deck has such cards (handicap option), else the card it replaced.
+    A hit-changed card (a damaged Ogre) uses up a card of its own kind while the deck has such
+    cards (handicap option), else the card it replaced; a destroyed one likewise.
     """
     rules = state.rules
     left = game.deck_counts(seat)
-    on_board = [0] * len(rules.units)
     for code in state.cells.values():
         if code & 1 == seat:
-            on_board[code >> 1] += 1
-    for uid, k in enumerate(on_board):
-        _use(left, uid, k, rules.origin)
+            _use(left, code >> 1, 1, rules.origin)
     for uid, k in enumerate(state.destroyed[seat]):
-        if rules.origin[uid] < 0:  # a destroyed hit-changed card also counted its origin
-            _use(left, uid, k, rules.origin)
+        if rules.origin[uid] < 0 and k:  # destroyed cards of a family are counted at its root
+            leaf = uid
+            while rules.hit_becomes[leaf] >= 0:
+                leaf = rules.hit_becomes[leaf]
+            _use(left, leaf, k, rules.origin)
     return [uid for uid, k in enumerate(left) for _ in range(k)]
 
 
 def _use(left: list[int], uid: int, k: int, origin: tuple[int, ...]) -> None:
-    own = min(k, left[uid])
-    left[uid] -= own
-    rest = k - own
-    if rest and origin[uid] >= 0:
-        left[origin[uid]] -= rest
-        rest = 0
-    if rest or min(left) < 0:
+    """Take ``k`` cards of kind ``uid`` from ``left``, then of the kinds it replaced."""
+    while k and uid >= 0:
+        own = min(k, left[uid])
+        left[uid] -= own
+        k -= own
+        uid = origin[uid]
+    if k:
         raise PositionError("the view shows more cards than the deck holds")

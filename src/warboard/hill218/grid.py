@@ -10,6 +10,7 @@ from __future__ import annotations
 STRIDE = 1 << 20
 _HALF = STRIDE >> 1
 COORD_LIMIT = 1000  # positions farther out than this are rejected as malformed
+PLAY_LIMIT = 2 * COORD_LIMIT  # cells named in plays (a legal play lies near the units)
 
 HILL = 0  # (0, 0)
 

@@ -36,7 +36,7 @@ def run_batch(lines: Iterable[str], handler: Any) -> Iterator[str]:
         if not line.strip():
             continue
         try:
-            answer = handler(json.loads(line))
+            answer = handler(json.loads(line.strip()))
         except json.JSONDecodeError as exc:
             answer = {"error": f"not valid JSON: {exc}"}
         except (WarboardError, ValueError) as exc:

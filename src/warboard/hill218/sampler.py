@@ -5,13 +5,12 @@ same probability, by counting instead of enumerating: a unit's plays are its dep
 plus, for a cell with several hit sequences, one extra slot per extra sequence. Only cells within
 reach of an enemy can have more than one sequence, so only those are examined, and the drop zone
 is counted and sampled by its bounds without being built. Random games (benchmarks, rollouts)
-use it; ``tests/test_sampler.py`` checks it against the enumeration.
+use it; ``tests/test_properties.py`` checks it against the enumeration.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from warboard.hill218.grid import HILL, STRIDE
@@ -64,8 +63,6 @@ def random_play(state: CardState, rng: random.Random) -> Choice:
     tables = state.rules.seat[seat]
     enemy_base = BASES[enemy]
     enemies = [c for c, code in state.cells.items() if code & 1 == enemy]
-    supported: list[int] | None = None
-    hits_by_group: dict[int, Counter[int]] = {}
     options = []
     total = 0
     plays_left = state.plays_left
@@ -79,15 +76,7 @@ def random_play(state: CardState, rng: random.Random) -> Choice:
             cells = state.deploy_cells(seat, uid)
             if not cells:
                 continue
-        group = tables.attack_group_of[uid]
-        hits = hits_by_group.get(group)
-        if hits is None:
-            combined, individual = tables.attack_groups[group]
-            if combined and supported is None:
-                supported = [t for t in enemies if state.is_supported(seat, t, HILL)]
-            hits = Counter([t - a for a in combined for t in supported or ()]
-                           + [t - a for a in individual for t in enemies])
-            hits_by_group[group] = hits
+        hits = state.attack_reach(seat, tables.attack_group_of[uid])
         # cells with more than one hit sequence, with their number of sequences
         if units[uid].attacks == 1:
             multi = {c: k for c, k in hits.items() if k > 1 and c in cells and c != enemy_base}

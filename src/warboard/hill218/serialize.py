@@ -26,10 +26,10 @@ def position_from_json(data: Any) -> CardState:
 
     if not isinstance(data, dict):
         raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
-    _no_unknown(data, POSITION_KEYS, "position")
     name = data.get("ruleset")
     if name not in RULESETS:
         raise PositionError(f"ruleset: must be one of {', '.join(RULESETS)}, not {name!r}")
+    _no_unknown(data, POSITION_KEYS, "position")
     game = CardGame(name)
     rules = game.rules
     state = CardState(game)
@@ -219,6 +219,12 @@ def _check_cards(state: CardState) -> None:
     the card it replaced)."""
     rules = state.rules
     for seat in (0, 1):
+        lost = state.destroyed[seat]
+        for uid, origin in enumerate(rules.origin):
+            if origin >= 0 and lost[uid] != lost[origin]:
+                raise PositionError(
+                    f"destroyed[{seat}]: a destroyed {rules.units[uid].name} also counts its "
+                    f"{rules.units[origin].name} card, so both counts must be equal")
         have = [0] * len(rules.units)
         for code in state.cells.values():
             if code & 1 == seat:

@@ -7,6 +7,7 @@ replaced — never cleared in place — whenever the board changes, so clones ma
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
@@ -173,8 +174,9 @@ class CardState:
 
     # ------------------------------------------------------------------ names and views
 
-    def seat_name(self, seat: int) -> str:
-        return ("South", "North")[seat]
+    @staticmethod
+    def seat_name(seat: int) -> str:
+        return f"seat {seat} ({('South', 'North')[seat]})"
 
     def unit_name(self, uid: int) -> str:
         return self.rules.units[uid].name
@@ -559,6 +561,22 @@ class CardState:
                 return True
         return False
 
+    def attack_reach(self, seat: int, group: int) -> dict[int, int]:
+        """For an attack diagram (``SeatTables.attack_groups[group]``): every cell from which a
+        deployed unit could hit something, with how many destroyable targets it would have."""
+        key = ("reach", seat, group)
+        found = self._memo.get(key)
+        if found is None:
+            enemy = 1 - seat
+            combined, individual = self.rules.seat[seat].attack_groups[group]
+            enemies = [c for c, code in self.cells.items() if code & 1 == enemy]
+            supported = ([t for t in enemies if self.is_supported(seat, t, HILL)]
+                         if combined else [])
+            found = self._memo[key] = Counter(
+                [t - a for a in combined for t in supported]
+                + [t - a for a in individual for t in enemies])
+        return found
+
     def targets(self, seat: int, uid: int, at: int) -> list[int]:
         """Enemy cells the unit ``uid`` deployed at ``at`` could destroy (or damage) now."""
         cells = self.cells
@@ -622,20 +640,23 @@ class CardState:
             return []
         seat = self.to_move
         enemy_base = BASES[1 - seat]
+        group_of = self.rules.seat[seat].attack_group_of
         plays: list[Deploy | Strike] = []
         for uid, u in enumerate(self.rules.units):
             if not self.can_deploy_now(seat, uid, self.plays_left):
                 continue
-            for c in sorted(self.deploy_cells(seat, uid), key=unpack):
+            reach = self.attack_reach(seat, group_of[uid])
+            name = u.name
+            for c in sorted(self.deploy_cells(seat, uid)):  # packed order is (x, y) order
                 at = unpack(c)
-                if c == enemy_base:
-                    plays.append(Deploy(u.name, at, ()))
+                if c == enemy_base or c not in reach:
+                    plays.append(Deploy(name, at, ()))
                     continue
                 for seq in self.hit_sequences(seat, uid, c):
-                    plays.append(Deploy(u.name, at, tuple(unpack(t) for t in seq)))
+                    plays.append(Deploy(name, at, tuple(unpack(t) for t in seq)))
         if self.strikes[seat]:
             enemy = 1 - seat
-            for c in sorted((c for c, code in self.cells.items() if code & 1 == enemy), key=unpack):
+            for c in sorted(c for c, code in self.cells.items() if code & 1 == enemy):
                 plays.append(Strike(unpack(c)))
         return plays
 
@@ -655,7 +676,7 @@ class CardState:
                 "2-play turn")
         at = pack(*action.at)
         if at not in self.deploy_cells(seat, uid):
-            raise IllegalActionError(f"{unit.name} cannot be deployed at {action.at}: "
+            raise IllegalActionError(f"{unit.name} cannot be deployed at {list(action.at)}: "
                                      + self._why_not_here(seat, uid, at))
         hits = tuple(pack(*t) for t in action.attacks)
         if at == BASES[1 - seat]:
@@ -686,7 +707,7 @@ class CardState:
         if self.strikes[seat] < 1:
             raise IllegalActionError(f"{self.seat_name(seat)} has no {self.rules.strike_name} left")
         if code is None or code & 1 == seat:
-            raise IllegalActionError(f"no enemy unit at {action.target} to strike")
+            raise IllegalActionError(f"no enemy unit at {list(action.target)} to strike")
         self.strike_unchecked(seat, t)
 
     def strike_unchecked(self, seat: int, target: int) -> None:
@@ -717,7 +738,7 @@ class CardState:
             return "the cell is occupied"
         base = BASES[seat]
         if self.cells.get(base) is None:
-            return (f"the own {self.rules.base_name} is empty, so units deploy onto it "
+            return (f"your own {self.rules.base_name} is empty, so units deploy onto it "
                     "(or drop)")
         if at == BASES[1 - seat] and self.rules.units[uid].drop:
             return f"a drop may not land on the enemy {self.rules.base_name}; it needs supply"
@@ -726,8 +747,10 @@ class CardState:
     @staticmethod
     def _why_not_hits(action: Deploy, sequences: list[tuple[int, ...]]) -> str:
         if sequences == [()]:
-            return f"{action.unit} at {action.at} can hit nothing, so 'attacks' must be empty"
+            return (f"{action.unit} at {list(action.at)} can hit nothing, so 'attacks' must be "
+                    "empty")
         options = sorted({unpack(s[0]) for s in sequences if s})
         n = max(len(s) for s in sequences)
-        return (f"{action.unit} at {action.at} must make {n} legal hit(s) (attacks are "
-                f"mandatory); first hit may be one of {options}, got {list(action.attacks)}")
+        return (f"{action.unit} at {list(action.at)} must make {n} legal hit(s) (attacks are "
+                f"mandatory); the first hit may be one of {[list(o) for o in options]}, got "
+                f"{[list(t) for t in action.attacks]}")
