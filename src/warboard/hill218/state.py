@@ -205,7 +205,9 @@ class CardState:
             "game": self.rules.name,
             "seat": seat,
             "phase": self.phase,
-            "to_move": self.current_player() if self.phase not in (OVER,) else None,
+            # the seat to decide (None at chance and at the end), and whose card is being drawn
+            "to_move": self.current_player() if self.phase in (PLAY, BURY) else None,
+            "drawing": self._drawing_seat() if self.phase in (DEAL, DRAW) else None,
             "plays_left": self.plays_left if self.phase == PLAY else 0,
             "first_player": self.first_player,
             "turn": self.turn,
