@@ -12,6 +12,7 @@ import pytest
 
 from positions import BOTH, CONTRACT
 from warboard.core.errors import DataFileError
+from warboard.core.protocol import CHANCE
 from warboard.hill218 import CardGame, Deploy, FirstPlayer
 from warboard.hill218.ruleset import load_ruleset, load_ruleset_file, parse_ruleset
 
@@ -186,12 +187,23 @@ def custom_game(tmp_path: Path, model: str, supply: str, attack: str,
 def opening(game: CardGame):
     """Seat 0 takes its base, then seat 1 takes its base: seat 1's second play is next."""
     state = game.new_initial_state()
-    state.apply(FirstPlayer(0))  # one kind of card: every draw is forced
+    state.apply(FirstPlayer(0))
+    draw_forced(state)  # one kind of card: every draw has one outcome
     assert state.legal_actions() == [Deploy("scout", (0, -1), ())]
     state.apply(Deploy("scout", (0, -1), ()))
+    draw_forced(state)
     assert state.legal_actions() == [Deploy("scout", (0, 1), ())]
     state.apply(Deploy("scout", (0, 1), ()))
+    draw_forced(state)
     return state
+
+
+def draw_forced(state) -> None:
+    """Apply chance draws that have a single outcome (probability 1)."""
+    while state.current_player() == CHANCE:
+        (outcome, p), = state.chance_outcomes()
+        assert p == 1.0
+        state.apply(outcome)
 
 
 @pytest.mark.parametrize(("model", "supply", "seat1", "seat0"), [
@@ -208,6 +220,7 @@ def test_s1_s2_changed_supply_diagram_is_turned_for_seat_1(tmp_path, model, supp
     state = opening(game)
     assert state.legal_actions() == [Deploy("scout", seat1, ())]
     state.apply(Deploy("scout", seat1, ()))
+    draw_forced(state)
     assert state.legal_actions() == [Deploy("scout", seat0, ())]
 
 

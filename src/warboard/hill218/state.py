@@ -23,6 +23,7 @@ FIRST, DEAL, BURY, DRAW, PLAY, OVER = "first", "deal", "bury", "draw", "play", "
 PHASES = (FIRST, DEAL, BURY, DRAW, PLAY, OVER)
 
 BASES = (base_cell(0), base_cell(1))
+PLAYS_CACHE_SIZE = 4096  # boards whose legal plays a ruleset keeps (CardState._plays_by_unit)
 SETUP_DRAW, QUICK_DRAW = 5, 3  # cards drawn at setup (2 of the 5 go under the deck)
 
 
@@ -284,7 +285,10 @@ class CardState:
         self._run()
 
     def _draw_known(self) -> bool:
-        """Take every draw that needs no chance; False when a chance draw is pending."""
+        """Take every draw that needs no chance; False when a chance draw is pending.
+
+        Every card from the unordered part is a chance event, even when one kind is left: the
+        number of events must not tell a seat what the other's deck holds."""
         seat = self._drawing_seat()
         deck = self.decks[seat]
         hand = self.hands[seat]
@@ -292,12 +296,7 @@ class CardState:
             if deck.top:
                 hand[deck.top.pop(0)] += 1
             elif deck.pool_n:
-                kinds = [u for u, c in enumerate(deck.pool) if c]
-                if len(kinds) > 1:
-                    return False
-                deck.pool[kinds[0]] -= 1
-                deck.pool_n -= 1
-                hand[kinds[0]] += 1
+                return False
             elif deck.bottom:
                 hand[deck.bottom.pop(0)] += 1
             else:
@@ -641,12 +640,43 @@ class CardState:
         if self.phase != PLAY:
             return []
         seat = self.to_move
+        by_unit = self._plays_by_unit(seat)
+        plays: list[Deploy | Strike] = []
+        units = self.rules.units
+        for uid, n in enumerate(self.hands[seat]):
+            if n and units[uid].plays <= self.plays_left:
+                plays.extend(by_unit[uid])
+        if self.strikes[seat]:
+            plays.extend(by_unit[-1])
+        return plays
+
+    def _plays_by_unit(self, seat: int) -> list[list[Deploy | Strike]]:
+        """Each unit's complete plays on this board, whether in hand or not, then the strikes.
+
+        They depend on the board alone, so they are memoised for the board and, across states
+        (search draws many states with one board), in a small cache keyed by the board.
+        """
+        key = ("plays", seat)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        cache = self.rules.plays_cache
+        board_key = (seat, frozenset(self.cells.items()))
+        found = cache.get(board_key)
+        if found is None:
+            found = self._list_plays_by_unit(seat)
+            cache[board_key] = found
+            if len(cache) > PLAYS_CACHE_SIZE:
+                del cache[next(iter(cache))]  # oldest first
+        self._memo[key] = found
+        return found
+
+    def _list_plays_by_unit(self, seat: int) -> list[list[Deploy | Strike]]:
         enemy_base = BASES[1 - seat]
         group_of = self.rules.seat[seat].attack_group_of
-        plays: list[Deploy | Strike] = []
+        out: list[list[Deploy | Strike]] = []
         for uid, u in enumerate(self.rules.units):
-            if not self.can_deploy_now(seat, uid, self.plays_left):
-                continue
+            plays: list[Deploy | Strike] = []
             reach = self.attack_reach(seat, group_of[uid])
             name = u.name
             for c in sorted(self.deploy_cells(seat, uid)):  # packed order is (x, y) order
@@ -656,11 +686,11 @@ class CardState:
                     continue
                 for seq in self.hit_sequences(seat, uid, c):
                     plays.append(Deploy(name, at, tuple(unpack(t) for t in seq)))
-        if self.strikes[seat]:
-            enemy = 1 - seat
-            for c in sorted(c for c, code in self.cells.items() if code & 1 == enemy):
-                plays.append(Strike(unpack(c)))
-        return plays
+            out.append(plays)
+        enemy = 1 - seat
+        out.append([Strike(unpack(c)) for c in
+                    sorted(c for c, code in self.cells.items() if code & 1 == enemy)])
+        return out
 
     # ------------------------------------------------------------------ applying plays
 
