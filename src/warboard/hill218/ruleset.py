@@ -81,6 +81,7 @@ class Ruleset:
                 n, j = n + 1, becomes[j]
             hits.append(n)
         object.__setattr__(self, "hits_to_destroy", tuple(hits))
+        object.__setattr__(self, "plays_cache", {})
 
     # derived in __post_init__
     unit_ids: dict[str, int] = field(init=False)
@@ -88,6 +89,8 @@ class Ruleset:
     hit_becomes: tuple[int, ...] = field(init=False)
     origin: tuple[int, ...] = field(init=False)
     hits_to_destroy: tuple[int, ...] = field(init=False)
+    # legal plays by board, filled by the engine (CardState._board_plays)
+    plays_cache: dict[Any, Any] = field(init=False, compare=False, repr=False)
 
     def unit_id(self, name: str) -> int:
         return self.unit_ids[name]

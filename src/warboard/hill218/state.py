@@ -23,7 +23,8 @@ FIRST, DEAL, BURY, DRAW, PLAY, OVER = "first", "deal", "bury", "draw", "play", "
 PHASES = (FIRST, DEAL, BURY, DRAW, PLAY, OVER)
 
 BASES = (base_cell(0), base_cell(1))
-PLAYS_CACHE_SIZE = 4096  # boards whose legal plays a ruleset keeps (CardState._plays_by_unit)
+PLAYS_CACHE_SIZE = 4096  # boards whose legal plays a ruleset keeps (CardState._board_plays)
+STRIKE_KEY = -1
 SETUP_DRAW, QUICK_DRAW = 5, 3  # cards drawn at setup (2 of the 5 go under the deck)
 
 
@@ -640,21 +641,30 @@ class CardState:
         if self.phase != PLAY:
             return []
         seat = self.to_move
-        by_unit = self._plays_by_unit(seat)
+        known = self._board_plays(seat)
         plays: list[Deploy | Strike] = []
         units = self.rules.units
         for uid, n in enumerate(self.hands[seat]):
             if n and units[uid].plays <= self.plays_left:
-                plays.extend(by_unit[uid])
+                found = known.get(uid)
+                if found is None:
+                    found = known[uid] = self._unit_plays(seat, uid)
+                plays.extend(found)
         if self.strikes[seat]:
-            plays.extend(by_unit[-1])
+            found = known.get(STRIKE_KEY)
+            if found is None:
+                enemy = 1 - seat
+                found = known[STRIKE_KEY] = [
+                    Strike(unpack(c))
+                    for c in sorted(c for c, code in self.cells.items() if code & 1 == enemy)]
+            plays.extend(found)
         return plays
 
-    def _plays_by_unit(self, seat: int) -> list[list[Deploy | Strike]]:
-        """Each unit's complete plays on this board, whether in hand or not, then the strikes.
+    def _board_plays(self, seat: int) -> dict[int, list[Deploy | Strike]]:
+        """The plays found so far on this board, by unit id (``STRIKE_KEY``: the strikes).
 
-        They depend on the board alone, so they are memoised for the board and, across states
-        (search draws many states with one board), in a small cache keyed by the board.
+        They depend on the board alone, so states with the same board share them: search draws
+        many states with one board. The ruleset keeps them for its most recent boards.
         """
         key = ("plays", seat)
         found = self._memo.get(key)
@@ -664,33 +674,25 @@ class CardState:
         board_key = (seat, frozenset(self.cells.items()))
         found = cache.get(board_key)
         if found is None:
-            found = self._list_plays_by_unit(seat)
-            cache[board_key] = found
+            found = cache[board_key] = {}
             if len(cache) > PLAYS_CACHE_SIZE:
                 del cache[next(iter(cache))]  # oldest first
         self._memo[key] = found
         return found
 
-    def _list_plays_by_unit(self, seat: int) -> list[list[Deploy | Strike]]:
+    def _unit_plays(self, seat: int, uid: int) -> list[Deploy | Strike]:
         enemy_base = BASES[1 - seat]
-        group_of = self.rules.seat[seat].attack_group_of
-        out: list[list[Deploy | Strike]] = []
-        for uid, u in enumerate(self.rules.units):
-            plays: list[Deploy | Strike] = []
-            reach = self.attack_reach(seat, group_of[uid])
-            name = u.name
-            for c in sorted(self.deploy_cells(seat, uid)):  # packed order is (x, y) order
-                at = unpack(c)
-                if c == enemy_base or c not in reach:
-                    plays.append(Deploy(name, at, ()))
-                    continue
-                for seq in self.hit_sequences(seat, uid, c):
-                    plays.append(Deploy(name, at, tuple(unpack(t) for t in seq)))
-            out.append(plays)
-        enemy = 1 - seat
-        out.append([Strike(unpack(c)) for c in
-                    sorted(c for c, code in self.cells.items() if code & 1 == enemy)])
-        return out
+        reach = self.attack_reach(seat, self.rules.seat[seat].attack_group_of[uid])
+        name = self.rules.units[uid].name
+        plays: list[Deploy | Strike] = []
+        for c in sorted(self.deploy_cells(seat, uid)):  # packed order is (x, y) order
+            at = unpack(c)
+            if c == enemy_base or c not in reach:
+                plays.append(Deploy(name, at, ()))
+                continue
+            for seq in self.hit_sequences(seat, uid, c):
+                plays.append(Deploy(name, at, tuple(unpack(t) for t in seq)))
+        return plays
 
     # ------------------------------------------------------------------ applying plays
 
