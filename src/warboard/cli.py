@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -82,6 +83,28 @@ def build_parser() -> argparse.ArgumentParser:
                          description='Each input line is {"position": P, "play": Q}; each output '
                                      'line is the next decision point or {"result": ...}.')
 
+    arena = sub.add_parser(
+        "arena", help="round-robin tournament between agents, with Elo ratings",
+        description="Every pair of agents plays --games games (half with each seat order). "
+                    "Prints wins/draws/losses, scores with 95%% intervals, Elo ratings and "
+                    "decision times, and writes a JSON report and a PNG chart into --out.")
+    arena.add_argument("--game", choices=CARD_GAMES, default="hill218",
+                       help="which game (default: hill218)")
+    arena.add_argument("--agents", default="random,greedy,ismcts:hard",
+                       help="comma-separated agents: random, greedy, ismcts:LEVEL or a level "
+                            "(easy, medium, hard, expert) (default: random,greedy,ismcts:hard)")
+    arena.add_argument("--games", type=int, default=20,
+                       help="games per pair of agents (default: 20)")
+    arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="parallel worker processes (default: one per core)")
+    arena.add_argument("--backend", choices=("process", "ray"), default="process",
+                       help="run games in local processes or as Ray tasks (extra 'ray')")
+    arena.add_argument("--seed", type=int, default=1, help="tournament seed (default: 1)")
+    arena.add_argument("--quick-start", action="store_true",
+                       help="play with the quick_start option")
+    arena.add_argument("--out", default="arena-out",
+                       help="folder for the JSON report and the PNG chart (default: arena-out)")
+
     bench = sub.add_parser(
         "bench", help="measure engine speed (random games, legal-play generation)",
         description="Play uniformly random full games on one core and time 'rules legal' on a "
@@ -122,6 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 out.write(line + "\n")
             out.flush()
             return 0
+        if args.command == "arena":
+            from warboard.ai.arena_cli import run_arena_command
+
+            return run_arena_command(args)
         if args.command == "bench":
             from warboard.bench import run_bench
 

@@ -1,0 +1,52 @@
+"""The agent interface: an agent sees its seat's view and the legal actions, nothing else.
+
+``Agent.act(game, view, legal, rng)`` returns one of ``legal``. ``game`` is the rules object (it
+holds no position), ``view`` is ``state.observation(seat)`` — a plain JSON-ready dict — and
+``legal`` the legal actions. Hidden information reaches a search agent only through
+``game.sample_state(view, rng)``, which deals the unseen cards at random.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from warboard.core.protocol import Action, Game, State
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
+            rng: random.Random) -> Action: ...
+
+
+def decide(agent: Agent, state: State, rng: random.Random) -> Action:
+    """Ask ``agent`` for the decision of the seat to act in ``state``, giving it only that
+    seat's view (the one place where a true state meets an agent)."""
+    seat = state.current_player()
+    view = state.observation(seat)
+    return agent.act(state.game, view, state.legal_actions(), rng)
+
+
+def make_agent(spec: str) -> Agent:
+    """An agent from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:LEVEL``, or a
+    level alone (``easy``, ``medium``, ``hard``, ``expert``)."""
+    from warboard.ai.levels import LEVELS, agent_for_level
+
+    name, _, arg = spec.partition(":")
+    if name in LEVELS and not arg:
+        return agent_for_level(name)
+    if name == "random" and not arg:
+        from warboard.ai.simple import RandomAgent
+
+        return RandomAgent()
+    if name == "greedy" and not arg:
+        from warboard.ai.simple import GreedyAgent
+
+        return GreedyAgent()
+    if name == "ismcts":
+        return agent_for_level(arg or "hard")
+    raise ValueError(f"unknown agent {spec!r}; agents: random, greedy, ismcts:LEVEL or a level "
+                     f"({', '.join(LEVELS)})")

@@ -1,0 +1,136 @@
+"""Round-robin tournaments between agents: scores, Elo ratings, a JSON report and a chart.
+
+Every pair of agents plays ``games_per_pair`` games, half with each seat order. Games run in
+parallel worker processes (``backend="process"``) or as Ray tasks (``backend="ray"``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from warboard.ai.match import MatchResult, MatchSpec, play_match
+from warboard.ai.ratings import elo, elo_intervals, score_interval
+
+
+@dataclass
+class ArenaReport:
+    game: str
+    games_per_pair: int
+    agents: list[str]
+    pairs: list[dict[str, Any]]
+    elo: dict[str, float]
+    elo_interval: dict[str, tuple[float, float]]
+    decision_seconds: dict[str, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "games_per_pair": self.games_per_pair, "agents": self.agents,
+                "pairs": self.pairs, "elo": self.elo,
+                "elo_interval": {a: list(v) for a, v in self.elo_interval.items()},
+                "decision_seconds": self.decision_seconds}
+
+
+def schedule(game: str, agents: Sequence[str], games_per_pair: int, seed: int,
+             options: dict[str, Any] | None = None) -> list[MatchSpec]:
+    """Every game of the round robin, alternating seat orders."""
+    specs = []
+    for p, (a, b) in enumerate(itertools.combinations(agents, 2)):
+        for g in range(games_per_pair):
+            seats = (a, b) if g % 2 == 0 else (b, a)
+            specs.append(MatchSpec(game, dict(options or {}), seats, seed * 1_000_003 + p * 10_007
+                                   + g))
+    return specs
+
+
+def run_matches(specs: Sequence[MatchSpec], jobs: int, backend: str = "process",
+                progress: Callable[[MatchResult], None] | None = None) -> list[MatchResult]:
+    if backend == "ray":
+        from warboard.ai.ray_backend import run_on_ray
+
+        return run_on_ray(specs, progress)
+    if backend != "process":
+        raise ValueError(f"unknown backend {backend!r}; use 'process' or 'ray'")
+    results: list[MatchResult] = []
+    if jobs <= 1:
+        for spec in specs:
+            results.append(play_match(spec))
+            if progress:
+                progress(results[-1])
+        return results
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_match, spec) for spec in specs]
+        for future in as_completed(futures):
+            results.append(future.result())
+            if progress:
+                progress(results[-1])
+    return results
+
+
+def report(game: str, agents: Sequence[str], games_per_pair: int,
+           results: Sequence[MatchResult]) -> ArenaReport:
+    pairs = []
+    games = []
+    for a, b in itertools.combinations(agents, 2):
+        scores = []
+        tally = [0, 0, 0]  # a wins, draws, b wins
+        for r in results:
+            if set(r.spec.agents) != {a, b} or a == b:
+                continue
+            seat_a = r.spec.agents.index(a)
+            s = (r.returns[seat_a] + 1) / 2
+            scores.append(s)
+            games.append((a, b, s))
+            tally[0 if s == 1 else 1 if s == 0.5 else 2] += 1
+        mean, lo, hi = score_interval(scores)
+        pairs.append({"a": a, "b": b, "a_wins": tally[0], "draws": tally[1], "b_wins": tally[2],
+                      "a_score": round(mean, 4), "a_score_interval": [round(lo, 4), round(hi, 4)]})
+    think: dict[str, list[float]] = {a: [0.0, 0.0] for a in agents}
+    for r in results:
+        for seat in (0, 1):
+            think[r.spec.agents[seat]][0] += r.think_seconds[seat]
+            think[r.spec.agents[seat]][1] += r.decisions[seat]
+    ratings = elo(games, agents)
+    return ArenaReport(
+        game=game, games_per_pair=games_per_pair, agents=list(agents), pairs=pairs,
+        elo={a: round(v, 1) for a, v in ratings.items()},
+        elo_interval={a: (round(lo, 1), round(hi, 1))
+                      for a, (lo, hi) in elo_intervals(games, agents).items()},
+        decision_seconds={a: round(t / n, 4) if n else 0.0 for a, (t, n) in think.items()})
+
+
+def write_outputs(rep: ArenaReport, out: Path) -> tuple[Path, Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    json_path = out / f"arena-{rep.game}.json"
+    json_path.write_text(json.dumps(rep.to_json(), indent=1) + "\n", encoding="utf-8")
+    png_path = out / f"arena-{rep.game}.png"
+    draw_chart(rep, png_path)
+    return json_path, png_path
+
+
+def draw_chart(rep: ArenaReport, path: Path) -> None:
+    """Elo ratings with their 95% intervals as a bar chart."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = sorted(rep.agents, key=lambda a: rep.elo[a])
+    values = [rep.elo[a] for a in agents]
+    low = [rep.elo[a] - rep.elo_interval[a][0] for a in agents]
+    high = [rep.elo_interval[a][1] - rep.elo[a] for a in agents]
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(agents) + 1.6), dpi=120)
+    labels = [f"{a}  {v:.0f}" for a, v in zip(agents, values, strict=True)]
+    ax.barh(labels, [v - 1500 for v in values], left=1500, xerr=[low, high], color="#4c78a8",
+            ecolor="#222", capsize=4)
+    ax.axvline(1500, color="#888", linewidth=0.8)
+    ax.set_xlabel("Elo (mean 1500) with 95% interval")
+    ax.set_title(f"{rep.game}: {rep.games_per_pair} games per pair")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,53 @@
+"""``warboard arena``: run a round robin with a progress bar and print the tables."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from warboard.ai.agent import make_agent
+from warboard.ai.arena import ArenaReport, report, run_matches, schedule, write_outputs
+
+
+def run_arena_command(args: argparse.Namespace) -> int:
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(agents) < 2 or len(set(agents)) != len(agents):
+        raise ValueError("--agents needs two or more different agents, e.g. random,greedy,hard")
+    for spec in agents:
+        make_agent(spec)  # fail fast on a typo
+    options = {"quick_start": True} if args.quick_start else {}
+    specs = schedule(args.game, agents, args.games, args.seed, options)
+    console = Console()
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task(f"{args.game} arena", total=len(specs))
+        results = run_matches(specs, args.jobs, args.backend,
+                              lambda _: progress.advance(task))
+    rep = report(args.game, agents, args.games, results)
+    print_report(console, rep)
+    json_path, png_path = write_outputs(rep, Path(args.out))
+    console.print(f"wrote {json_path} and {png_path}")
+    return 0
+
+
+def print_report(console: Console, rep: ArenaReport) -> None:
+    table = Table(title=f"{rep.game}: {rep.games_per_pair} games per pair, both seat orders")
+    for col in ("a", "b", "a wins", "draws", "b wins", "a score (95%)"):
+        table.add_column(col, justify="right" if col not in ("a", "b") else "left")
+    for p in rep.pairs:
+        lo, hi = p["a_score_interval"]
+        table.add_row(p["a"], p["b"], str(p["a_wins"]), str(p["draws"]), str(p["b_wins"]),
+                      f"{100 * p['a_score']:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})")
+    console.print(table)
+    ratings = Table(title="Elo ratings (mean 1500)")
+    for col in ("agent", "Elo", "95% interval", "s / decision"):
+        ratings.add_column(col, justify="left" if col == "agent" else "right")
+    for agent in sorted(rep.agents, key=lambda a: -rep.elo[a]):
+        lo, hi = rep.elo_interval[agent]
+        ratings.add_row(agent, f"{rep.elo[agent]:.0f}", f"{lo:.0f}–{hi:.0f}",
+                        f"{rep.decision_seconds[agent]:.3f}")
+    console.print(ratings)

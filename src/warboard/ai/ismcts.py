@@ -1,0 +1,151 @@
+"""Information-set Monte-Carlo tree search (single observer, open loop).
+
+Each iteration draws one state from the acting seat's information set
+(``game.sample_state``), then walks a tree of *actions* shared by all those draws:
+
+* selection considers, among the actions legal in this draw, the best few by a prior (the
+  number grows with the node's visits: progressive widening), expands the best untried one,
+  else picks the child with the best UCT score plus a fading prior bias; UCT uses how often a
+  child was *available* in place of the parent's visits (ISMCTS's answer to actions that exist
+  only in some draws);
+* chance nodes (card draws, dice) are not branched on: their outcome is drawn through the core
+  protocol each time they are passed (open loop), so no game's chance details are needed;
+* after expanding one node, a rollout with the game's fast policy runs for at most
+  ``rollout_depth`` decisions and the game's evaluation scores where it stops;
+* values are backed up from the point of view of the seat that chose each action.
+
+At the root the prior is the evaluation of each action's result (what the greedy agent
+uses); deeper down it is the game's cheap action prior. Budgets are iterations (reproducible
+with a seed) and/or seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from warboard.ai.heuristics import action_prior_for, evaluator_for, rollout_policy_for
+from warboard.core.protocol import CHANCE, Action, Game, sample_chance
+
+
+class Node:
+    __slots__ = ("avail", "children", "prior", "seat", "value", "visits")
+
+    def __init__(self, seat: int, prior: float = 0.0) -> None:
+        self.seat = seat  # the seat whose action led here
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.value = 0.0
+        self.avail = 1
+        self.prior = prior
+
+
+class ISMCTSAgent:
+    def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
+                 exploration: float = 0.5, rollout_depth: int = 0, widening: float = 2.0,
+                 prior_weight: float = 0.5, name: str = "ismcts") -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("give a budget: iterations, seconds or both")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        self.widening = widening
+        self.prior_weight = prior_weight
+        self.name = name
+        self.last_iterations = 0
+
+    def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
+            rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        seat = view["seat"]
+        evaluate = evaluator_for(game)
+        policy = rollout_policy_for(game)
+        prior = action_prior_for(game)
+        root = Node(1 - seat)
+        base = game.sample_state(view, rng)  # type: ignore[attr-defined]
+        root_priors = {}
+        for action in legal:
+            after = base.clone()
+            after.apply(action)
+            root_priors[action] = evaluate(after, seat)
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        done = 0
+        while done < limit and (deadline is None or time.perf_counter() < deadline):
+            state = game.sample_state(view, rng)  # type: ignore[attr-defined]
+            self._iterate(root, state, rng, evaluate, policy, prior, root_priors)
+            done += 1
+        self.last_iterations = done
+        best = max((c.visits, c.value / max(c.visits, 1), root_priors.get(a, 0.0), i, a)
+                   for i, (a, c) in enumerate(root.children.items()) if a in root_priors)
+        return best[4]
+
+    def _iterate(self, root: Node, state: Any, rng: random.Random, evaluate: Any, policy: Any,
+                 prior: Any, root_priors: dict[Action, float]) -> None:
+        node = root
+        path = [root]
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply(sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            if node is root:
+                scored = sorted(((root_priors.get(a, 0.0), a) for a in legal),
+                                key=lambda pa: pa[0], reverse=True)
+            else:
+                scored = sorted(((prior(state, a), a) for a in legal),
+                                key=lambda pa: pa[0], reverse=True)
+            width = max(1, int(self.widening * math.sqrt(node.visits + 1)))
+            allowed = scored[:width]
+            children = node.children
+            expand = None
+            for p, a in allowed:
+                child = children.get(a)
+                if child is None:
+                    if expand is None:
+                        expand = (p, a)
+                else:
+                    child.avail += 1
+            if expand is not None:
+                p, action = expand
+                child = Node(player, p)
+                children[action] = child
+                state.apply(action)
+                path.append(child)
+                break
+            best_score, action, best_child = -math.inf, None, None
+            c, w = self.exploration, self.prior_weight
+            for _, a in allowed:
+                ch = children[a]
+                score = (ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                         + w * ch.prior / (ch.visits + 1))
+                if score > best_score:
+                    best_score, action, best_child = score, a, ch
+            state.apply(action)
+            node = best_child
+            path.append(node)
+        values = self._rollout(state, rng, evaluate, policy)
+        for n in path:
+            n.visits += 1
+            n.value += values[n.seat]
+
+    def _rollout(self, state: Any, rng: random.Random, evaluate: Any,
+                 policy: Any) -> tuple[float, float]:
+        decisions = 0
+        while not state.is_terminal() and decisions < self.rollout_depth:
+            if state.current_player() == CHANCE:
+                state.apply(sample_chance(state, rng))
+            else:
+                policy(state, rng)
+                decisions += 1
+        if state.is_terminal():
+            r = state.returns()
+            return (r[0], r[1])
+        v = evaluate(state, 0)
+        return (v, -v)

@@ -1,0 +1,52 @@
+"""The baseline agents: uniformly random, and greedy one play ahead."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from warboard.ai.heuristics import evaluator_for
+from warboard.core.protocol import Action, Game
+
+
+class RandomAgent:
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
+            rng: random.Random) -> Action:
+        return rng.choice(list(legal))
+
+
+class GreedyAgent:
+    """The action whose immediate result the evaluation likes best (ties broken at random).
+
+    The result of an own action depends only on what the seat knows, so it is computed on one
+    state drawn from the seat's information set.
+    """
+
+    name = "greedy"
+
+    def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
+            rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        evaluate = evaluator_for(game)
+        seat = view["seat"]
+        base = game.sample_state(view, rng)  # type: ignore[attr-defined]
+        best: list[Action] = []
+        best_value = -math_inf
+        for action in legal:
+            after = base.clone()
+            after.apply(action)
+            value = evaluate(after, seat)
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        return rng.choice(best)
+
+
+math_inf = float("inf")

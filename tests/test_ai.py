@@ -1,0 +1,235 @@
+"""Agents: the interface, honesty about hidden information, search through chance, the arena."""
+
+from __future__ import annotations
+
+import json
+import random
+import struct
+
+import pytest
+
+from warboard.ai.agent import decide, make_agent
+from warboard.ai.arena import report, run_matches, schedule, write_outputs
+from warboard.ai.ismcts import ISMCTSAgent
+from warboard.ai.levels import LEVELS
+from warboard.ai.match import MatchSpec, play_match
+from warboard.ai.ratings import elo, elo_intervals, score_interval
+from warboard.core.protocol import CHANCE
+from warboard.hill218 import CardGame
+from warboard.hill218.state import CardState
+
+
+def decision_points(name: str, seed: int, every: int = 7):
+    game = CardGame(name)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    n = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance_outcome(rng))
+            continue
+        if n % every == 0:
+            yield state
+        n += 1
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def reshuffled(state: CardState, seed: int) -> CardState:
+    """The same state for the seat to act, with the opponent's hidden cards dealt anew."""
+    seat = state.current_player()
+    other = 1 - seat
+    rng = random.Random(seed)
+    twin = state.clone()
+    hidden = ([u for u, k in enumerate(state.hands[other]) for _ in range(k)]
+              + [u for u, k in enumerate(state.decks[other].pool) for _ in range(k)])
+    rng.shuffle(hidden)
+    hand = [0] * len(state.hands[other])
+    pool = [0] * len(hand)
+    size = sum(state.hands[other])
+    for u in hidden[:size]:
+        hand[u] += 1
+    for u in hidden[size:]:
+        pool[u] += 1
+    twin.hands[other] = hand
+    twin.decks[other].pool = pool
+    twin.decks[other].pool_n = sum(pool)
+    assert twin.observation(seat) == state.observation(seat)
+    return twin
+
+
+@pytest.mark.parametrize("name", ["hill218", "ogre218"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "ismcts"])
+def test_decisions_do_not_depend_on_the_opponents_hidden_cards(name, spec):
+    """Issue 3 req. 6: same view and seed -> same decision, whatever the hidden cards are."""
+    agent = ISMCTSAgent(iterations=40) if spec == "ismcts" else make_agent(spec)
+    changed = 0
+    for i, state in enumerate(decision_points(name, seed=3)):
+        if i > 6:
+            break
+        twin = reshuffled(state, seed=i)
+        changed += twin.hands != state.hands
+        a = decide(agent, state, random.Random(i))
+        b = decide(agent, twin, random.Random(i))
+        assert a == b
+        assert a in state.legal_actions()
+    assert changed >= 3  # the hidden cards really differed in most cases
+
+
+def test_agents_receive_plain_data_only():
+    """Nothing an agent is given leads to the true state: the view is plain JSON data and the
+    game object holds no position."""
+    seen = {}
+
+    class Spy:
+        name = "spy"
+
+        def act(self, game, view, legal, rng):
+            seen.update(game=game, view=view, legal=legal)
+            return legal[0]
+
+    state = next(decision_points("hill218", seed=1))
+    decide(Spy(), state, random.Random(0))
+    assert json.loads(json.dumps(seen["view"])) == seen["view"]
+    assert not any(isinstance(v, CardState) for v in vars(seen["game"]).values())
+    assert all(isinstance(a, tuple) for a in seen["legal"])
+
+
+class DiceRace:
+    """A toy perfect-information game with dice: reach 12 first; on your turn roll a die and
+    add it, or stop. ISMCTS must handle its chance nodes through the protocol alone."""
+
+    name = "dice-race"
+    options: dict = {}
+    num_seats = 2
+
+    def new_initial_state(self):
+        return DiceState(self)
+
+    def sample_state(self, view, rng):
+        s = DiceState(self)
+        s.score, s.turn, s.pending = list(view["score"]), view["turn"], False
+        return s
+
+
+class DiceState:
+    def __init__(self, game):
+        self.game, self.score, self.turn, self.pending = game, [0, 0], 0, False
+
+    def current_player(self):
+        if max(self.score) >= 12:
+            return -4
+        return CHANCE if self.pending else self.turn
+
+    def is_terminal(self):
+        return self.current_player() == -4
+
+    def returns(self):
+        if not self.is_terminal():
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.score[0] >= 12 else (-1.0, 1.0)
+
+    def legal_actions(self):
+        return [] if self.current_player() < 0 else ["roll", "stop"]
+
+    def chance_outcomes(self):
+        return [(k, 1 / 6) for k in range(1, 7)] if self.pending else []
+
+    def apply(self, action):
+        if self.pending:
+            self.score[self.turn] += action
+            self.pending = False
+            if self.score[self.turn] >= 12:
+                return
+            return
+        if action == "roll":
+            self.pending = True
+        else:
+            self.turn = 1 - self.turn
+
+    def observation(self, seat):
+        return {"seat": seat, "score": list(self.score), "turn": self.turn}
+
+    def clone(self):
+        c = DiceState(self.game)
+        c.score, c.turn, c.pending = list(self.score), self.turn, self.pending
+        return c
+
+
+def test_ismcts_searches_through_chance_nodes_of_any_game():
+    """Far behind near the end, stopping loses for sure: the search must keep rolling."""
+    game = DiceRace()
+    state = game.new_initial_state()
+    state.score = [2, 11]
+    agent = ISMCTSAgent(iterations=300, rollout_depth=30)
+    assert decide(agent, state, random.Random(0)) == "roll"
+    state.score = [11, 0]  # one roll of anything wins
+    assert decide(agent, state, random.Random(0)) == "roll"
+
+
+def test_iteration_budgets_are_reproducible():
+    state = next(decision_points("ogre218", seed=5))
+    a = decide(ISMCTSAgent(iterations=60), state, random.Random(9))
+    b = decide(ISMCTSAgent(iterations=60), state, random.Random(9))
+    assert a == b
+
+
+def test_levels_are_documented_budgets():
+    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    assert LEVELS["hard"]["seconds"] <= 1.0  # hard answers within a second
+    for level in LEVELS:
+        assert make_agent(level).name
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("grandmaster")
+
+
+def test_a_match_is_reproducible_and_reports_both_seats():
+    spec = MatchSpec("hill218", {"quick_start": True}, ("greedy", "random"), seed=4)
+    one, two = play_match(spec), play_match(spec)
+    assert one.returns == two.returns and one.summary == two.summary
+    assert sum(one.returns) == 0 or one.returns == (0.0, 0.0)
+    assert min(one.decisions) > 0
+
+
+def test_arena_round_robin_report_and_outputs(tmp_path):
+    agents = ["random", "greedy"]
+    specs = schedule("hill218", agents, 4, seed=2)
+    assert [s.agents for s in specs] == [("random", "greedy"), ("greedy", "random")] * 2
+    results = run_matches(specs, jobs=2)
+    rep = report("hill218", agents, 4, results)
+    data = rep.to_json()
+    pair = data["pairs"][0]
+    assert pair["a"] == "random" and pair["b"] == "greedy"
+    assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == 4
+    assert data["elo"]["greedy"] >= data["elo"]["random"]
+    assert set(data["decision_seconds"]) == set(agents)
+    json_path, png_path = write_outputs(rep, tmp_path)
+    assert json.loads(json_path.read_text())["games_per_pair"] == 4
+    header = png_path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", header[16:24])
+    assert width > 300 and height > 150
+
+
+def test_elo_and_intervals_recover_a_known_gap():
+    games = [("a", "b", 1.0)] * 300 + [("a", "b", 0.0)] * 100  # a scores 75%
+    ratings = elo(games, ["a", "b"])
+    assert abs((ratings["a"] - ratings["b"]) - 190.8) < 15
+    lo, hi = elo_intervals(games, ["a", "b"], samples=60)["a"]
+    assert lo < ratings["a"] < hi
+    mean, low, high = score_interval([1.0] * 10)
+    assert mean == 1.0 and 0.6 < low < 0.8 and high == 1.0
+
+
+def test_ray_backend_runs_the_same_tournament():
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed")
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True,
+             log_to_driver=False)
+    try:
+        specs = schedule("hill218", ["random", "greedy"], 2, seed=3, options={"quick_start": True})
+        on_ray = run_matches(specs, jobs=2, backend="ray")
+        local = run_matches(specs, jobs=1)
+        key = lambda r: r.spec.seed  # noqa: E731
+        assert [r.returns for r in sorted(on_ray, key=key)] == \
+            [r.returns for r in sorted(local, key=key)]
+    finally:
+        ray.shutdown()
