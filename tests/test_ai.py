@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import struct
+from typing import ClassVar
 
 import pytest
 
@@ -99,7 +100,7 @@ class DiceRace:
     add it, or stop. ISMCTS must handle its chance nodes through the protocol alone."""
 
     name = "dice-race"
-    options: dict = {}
+    options: ClassVar[dict] = {}
     num_seats = 2
 
     def new_initial_state(self):
