@@ -19,7 +19,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from warboard.hill218 import interchange
 from warboard.hill218.game import CardGame
-from warboard.hill218.sampler import random_game
+from warboard.hill218.sampler import play_choice, random_game, random_play
 from warboard.hill218.serialize import position_to_json
 from warboard.hill218.state import PLAY
 
@@ -63,8 +63,6 @@ def native_random_games(game: CardGame, seconds: float, seed: int) -> dict[str, 
 
 def legal_corpus(game: CardGame, size: int, seed: int) -> list[str]:
     """``size`` positions (JSON lines) met in random games, every decision point kept."""
-    from warboard.hill218.sampler import play_choice, random_play
-
     rng = random.Random(seed)
     lines: list[str] = []
     while len(lines) < size:
@@ -90,6 +88,36 @@ def time_legal(lines: list[str]) -> dict[str, float]:
             "positions_per_second": len(lines) / elapsed, "plays_per_second": plays / elapsed}
 
 
+def ismcts_speed(game: CardGame, level: str, decisions: int, seed: int) -> dict[str, float]:
+    """Time the level's agent on decision points met in random games (one core)."""
+    from warboard.ai.agent import decide
+    from warboard.ai.levels import agent_for_level
+
+    agent = agent_for_level(level)
+    rng = random.Random(seed)
+    points = []
+    while len(points) < decisions:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(points) < decisions:
+            if state.phase == PLAY:
+                if rng.random() < 0.15:
+                    points.append(state.clone())
+                play_choice(state, random_play(state, rng))
+            elif state.current_player() >= 0:
+                state.apply(rng.choice(state.legal_actions()))
+            else:
+                state.apply(state.sample_chance_outcome(rng))
+    iterations = 0
+    start = time.perf_counter()
+    for state in points:
+        decide(agent, state, rng)
+        iterations += agent.last_iterations
+    elapsed = time.perf_counter() - start
+    return {"level": level, "decisions": len(points), "seconds": elapsed,
+            "decisions_per_second": len(points) / elapsed,
+            "simulations_per_second": iterations / elapsed}
+
+
 def run_bench(args: argparse.Namespace) -> int:
     game = CardGame(args.game)
     console = Console(stderr=True, quiet=args.json)
@@ -104,6 +132,10 @@ def run_bench(args: argparse.Namespace) -> int:
         lines = legal_corpus(game, args.corpus, args.seed)
         progress.update(task, description=f"{args.game}: timing rules legal")
         legal = time_legal(lines)
+        ai = None
+        if args.ai:
+            progress.update(task, description=f"{args.game}: timing ismcts:{args.ai}")
+            ai = ismcts_speed(game, args.ai, args.ai_decisions, args.seed)
     head = native or py
     result = {
         "game": args.game,
@@ -114,6 +146,8 @@ def run_bench(args: argparse.Namespace) -> int:
         "python": {k: round(v, 2) for k, v in py.items()},
         "native": {k: round(v, 2) for k, v in native.items()} if native else None,
         "rules_legal": {k: round(v, 2) for k, v in legal.items()},
+        "ismcts": ({k: round(v, 2) if isinstance(v, float) else v for k, v in ai.items()}
+                   if ai else None),
         "cores": 1,
     }
     if args.json:
@@ -130,4 +164,8 @@ def run_bench(args: argparse.Namespace) -> int:
     out.print(f"rules legal on {legal['positions']} positions from random games: "
               f"{legal['positions_per_second']:.0f} positions/s, "
               f"{legal['plays_per_second']:.0f} plays listed/s")
+    if ai:
+        out.print(f"ismcts:{args.ai} on {ai['decisions']} decision points: "
+                  f"{ai['simulations_per_second']:.0f} simulations/s, "
+                  f"{ai['decisions_per_second']:.2f} decisions/s")
     return 0

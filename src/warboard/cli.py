@@ -115,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--corpus", type=int, default=2000,
                        help="positions in the 'rules legal' corpus (default: 2000)")
     bench.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
+    bench.add_argument("--ai", metavar="LEVEL", choices=("medium", "hard", "expert"),
+                       help="also time the IS-MCTS agent of this level (simulations/s, "
+                            "decisions/s)")
+    bench.add_argument("--ai-decisions", type=int, default=20,
+                       help="decision points for --ai (default: 20)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 

@@ -45,7 +45,7 @@ class Node:
 
 class ISMCTSAgent:
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
-                 exploration: float = 0.5, rollout_depth: int = 0, widening: float = 2.0,
+                 exploration: float = 0.5, rollout_depth: int = 0, widening: float = 4.0,
                  prior_weight: float = 0.5, name: str = "ismcts") -> None:
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations, seconds or both")

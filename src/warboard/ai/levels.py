@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+# Iteration budgets make a level reproducible with a seed; the seconds cap bounds its answer
+# time on a slow or busy machine (hard answers within a second on one core of the project's
+# 2-core machine).
 LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"kind": "greedy"},
-    "medium": {"kind": "ismcts", "iterations": 150, "seconds": 0.5},
-    "hard": {"kind": "ismcts", "iterations": None, "seconds": 0.8},
-    "expert": {"kind": "ismcts", "iterations": None, "seconds": 3.0},
+    "medium": {"kind": "ismcts", "iterations": 120, "seconds": 0.5},
+    "hard": {"kind": "ismcts", "iterations": 400, "seconds": 0.95},
+    "expert": {"kind": "ismcts", "iterations": 2000, "seconds": 5.0},
 }
 
 
