@@ -14,15 +14,24 @@ from pathlib import Path
 import pytest
 
 from warboard.cli import build_parser
+from warboard.core.errors import IllegalActionError
 from warboard.core.protocol import CHANCE, TERMINAL, sample_chance
 from warboard.core.record import Record, Recorder, replay_state, replay_states
 from warboard.core.registry import make_game
-from warboard.hill218.actions import Deploy
+from warboard.hill218.actions import Deploy, Draw, Strike, strike_words
 from warboard.hill218.serialize import position_from_json
-from warboard.terminal.commands import complete_hits, show_unit
+from warboard.hill218.state import Deck
+from warboard.terminal.commands import (
+    complete_hits,
+    engine_words,
+    explain_illegal,
+    help_text,
+    show_unit,
+)
+from warboard.terminal.names import result_text
 from warboard.terminal.narrate import log_lines, narrate
-from warboard.terminal.play import run_play
-from warboard.terminal.render import make_console, screen
+from warboard.terminal.play import CLEAR_ALL, run_play
+from warboard.terminal.render import column_width, make_console, screen
 from warboard.terminal.replay import run_replay
 from warboard.terminal.view import View
 
@@ -93,10 +102,10 @@ class Keyboard:
         return "legal"
 
 
-def play(argv: list[str], **keyboard) -> tuple[int, str]:
+def play(argv: list[str], interactive: bool = False, **keyboard) -> tuple[int, str]:
     out = io.StringIO()
     code = run_play(cli_args("play", "--no-color", *argv), input_fn=Keyboard(out, **keyboard),
-                    console=make_console(no_color=True, file=out))
+                    console=make_console(no_color=True, file=out), interactive=interactive)
     return code, out.getvalue()
 
 
@@ -128,6 +137,11 @@ def test_game_against_random_ends_with_a_result_and_a_record_that_replays(tmp_pa
     assert record.result["summary"] == result
     winner = "Draw" if result["winner"] is None else f"{SEATS[result['winner']]} wins"
     assert f"{winner}" in out
+    sentence = result_text(record.make_game().rules, result)
+    # told once at the end, and once in the log; the status line just says the game is over
+    assert out.count(sentence) == 2 and out.count("Game over: " + sentence) == 1
+    assert re.search(f"^{re.escape(sentence)}\nSeed: ", out, re.MULTILINE)
+    assert "\nGame over\n" in out
     assert f"South {result['units'][0]}, North {result['units'][1]}" in out
     assert f"Seed: {record.seed}" in out and f"Record saved to {path}" in out
     me = 1 if "--seat" in argv else 0
@@ -141,8 +155,9 @@ def test_an_illegal_or_unreadable_play_is_explained_and_the_game_goes_on():
     code, out = play(["hill218", "--quick-start", "--seed", "2"],
                      script=["strike 9,9", "blah", "inf"])
     assert code == 0
-    assert "Not possible: no enemy unit at [9, 9] to strike" in out
-    assert "Not possible: cannot read 'blah'" in out
+    assert ("Not possible: no enemy unit at (9,9) to strike; there is no enemy unit on the "
+            "board.") in out
+    assert "Cannot read: 'blah' is not a play; write e.g. 'inf 1,-1'" in out
     assert "> inf\nInfantry (inf): 1 place(s), 1 play(s)" in out  # a bare unit shows its places
     assert out.count("[1 play left]> ") + out.count("[2 plays left]> ") > 3
     assert "Game over:" in out
@@ -208,6 +223,20 @@ def test_hot_seat_shows_each_player_only_its_own_cards(tmp_path):
     assert checked > 10
 
 
+def test_hot_seat_hand_over_clears_the_scrollback_and_shows_the_seed_again(tmp_path):
+    code, out = play(["hill218", "--opponent", "human", "--seed", "11", "--save",
+                      str(tmp_path / "hot.json")], interactive=True)
+    assert code == 0 and "Game over" in out
+    screens = out.split(CLEAR_ALL)
+    handovers = out.count("Pass the keyboard to ")
+    assert len(screens) - 1 == handovers + 1 > 10  # each hand-over, then the end screen
+    for section in screens[1:]:  # what the next player could scroll back to
+        assert section.startswith("The Battle for Hill 218 — seed 11. Type 'help'")
+        me = re.search(r"Pass the keyboard to (\w+)", section)
+        assert {seat for seat, _ in HAND.findall(section)} <= ({me[1]} if me else set())
+    assert "Pass the keyboard" not in screens[-1] and "Seed: 11" in screens[-1]
+
+
 def test_play_subprocess_with_piped_input_exits_cleanly_at_end_of_input(tmp_path):
     path = tmp_path / "quit.json"
     proc = subprocess.run(
@@ -237,7 +266,8 @@ def test_replay_all_prints_every_step_with_the_result(tmp_path):
     assert {int(n) for _, n in steps} == {decisions}
     summary = record.result["summary"]
     assert f"South {summary['units'][0]}, North {summary['units'][1]}" in proc.stdout
-    assert "End of the record." in proc.stdout
+    assert proc.stdout.rstrip().splitlines()[-1] == "End of the record: " + result_text(
+        make_game("hill218").rules, summary)
     # the full record shows both hands and names every draw
     assert "South's hand:" in proc.stdout and "North's hand:" in proc.stdout
     assert re.search(r"North draws [A-Z]", proc.stdout)
@@ -303,9 +333,10 @@ def grid_cells(text: str) -> dict[tuple[int, int], str]:
     for line in lines[top + 1:]:
         if COLUMNS.match(line):
             break
-        y = int(line[:4])
-        for k, x in enumerate(xs):
-            cells[(x, y)] = line[4 + 6 * k + 1: 4 + 6 * k + 6].strip()
+        y, start = int(line[:4]), 4
+        for x in xs:  # a space, then the cell
+            cells[(x, y)] = line[start + 1: start + 1 + column_width(x)].strip()
+            start += 1 + column_width(x)
     return cells
 
 
@@ -407,3 +438,185 @@ def test_a_turn_passed_for_want_of_a_legal_play_is_told():
     assert log_lines(rules, narrate(rules, before, View.of_state(state, [0]), event)) == [
         "North deploys Infantry at (1,1)", "South has no legal play: turn 2 passes",
         "North draws 2 cards"]
+
+
+# ----------------------------------------------------------------------------- review fixes
+
+def test_ctrl_c_at_the_prompt_asks_before_quitting_and_is_reported_as_ctrl_c(tmp_path):
+    out = io.StringIO()
+    answers = iter([KeyboardInterrupt, "n", KeyboardInterrupt, "y", ""])
+
+    def keyboard(_prompt: str) -> str:
+        answer = next(answers)
+        if answer is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return answer
+
+    code = run_play(cli_args("play", "hill218", "--quick-start", "--seed", "3", "--save",
+                             str(tmp_path / "c.json")), input_fn=keyboard,
+                    console=make_console(no_color=True, file=out), interactive=True)
+    text = out.getvalue()
+    assert code == 0
+    assert text.count("Ctrl-C: really quit? The game will be abandoned (y/N): ") == 2
+    assert "South quit (Ctrl-C): the game is abandoned." in text
+    assert "end of input" not in text
+    assert Record.load(tmp_path / "c.json").result["how"] == "quit"
+
+
+@pytest.mark.parametrize("name", ["hill218", "ogre218"])
+def test_help_examples_are_written_with_the_games_own_units(name):
+    game = make_game(name)
+    text = help_text(game.rules).plain
+    plays = text.split("A hit is mandatory")[0]
+    examples = re.findall(r"^  (\S+(?: \S+)*)  +", plays, re.MULTILINE)
+    assert len(examples) >= 4
+    for example in examples:  # each one parses in this game
+        game.action_from_text(example)
+    others = re.findall(r"'(\w[\w ]* 0,1)'", text)
+    assert len(others) == 2
+    for example in others:
+        assert game.action_from_text(example) == Strike((0, 1))
+    assert ("ogr 1,0 x 1,1 x 2,1" in text) == (name == "ogre218")
+    assert "tnk" not in text.split("Commands:")[0] or name == "hill218"
+
+
+@pytest.mark.parametrize("name, strike, not_strikes", [
+    ("hill218", ["strike", "as", "air strike", "airstrike"],
+     {"s": "special_forces", "sf": "special_forces", "a": "artillery", "ar": "artillery"}),
+    ("ogre218", ["strike", "cm", "cruise missile", "cruisemissile"],
+     {"missile": "missile_tank", "m": "missile_tank", "msl": "missile_tank", "c": None}),
+])
+def test_a_word_that_fits_a_unit_always_means_the_unit(name, strike, not_strikes):
+    game = make_game(name)
+    rules = game.rules
+    assert list(strike_words(rules)) == strike
+    for word in strike:
+        assert game.action_from_text(f"{word} 1,-2") == Strike((1, -2))
+        assert not any(u.name.startswith(word.split()[0]) or u.abbrev.lower() == word
+                       for u in rules.units)
+    for word, unit in not_strikes.items():
+        if unit is None:
+            with pytest.raises(IllegalActionError, match="unknown unit"):
+                game.action_from_text(f"{word} 1,1")
+        else:
+            assert game.action_from_text(f"{word} 1,1") == Deploy(unit, (1, 1))
+    for u in rules.units:  # every unit by abbreviation, name and each prefix that fits it alone
+        prefixes = [u.name[:k] for k in range(1, len(u.name) + 1)
+                    if [v.name for v in rules.units if v.name.startswith(u.name[:k])] == [u.name]]
+        for word in [u.abbrev, u.name, *prefixes]:
+            assert game.action_from_text(f"{word} 0,-1") == Deploy(u.name, (0, -1))
+
+
+def test_the_deck_line_says_it_counts_the_cards_under_the_deck():
+    game = make_game("hill218")
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while state.current_player() != 0 or state.observation(0)["phase"] != "bury":
+        state.apply(sample_chance(state, rng))
+    state.apply(state.legal_actions()[0])
+    obs = state.observation(0)
+    text = render_text(screen(game.rules, View.of_state(state, [0]), me=0))
+    assert len(obs["bottom"]) == 2
+    assert f"South's deck ({obs['deck_sizes'][0]} cards, including the 2 under it): " in text
+
+
+POSITION_ON_BASE = dict(POSITION, hands=[{"artillery": 1, "infantry": 1},
+                                         {"special_forces": 2, "paratroopers": 1}])
+
+
+def test_a_unit_on_a_base_that_could_be_hit_keeps_both_marks():
+    state = position_from_json(POSITION_ON_BASE)
+    view = View.of_state(state, [0])
+    text = render_text(show_unit(state.game, view, 0, state.legal_actions(), "art"))
+    cells = grid_cells(text)
+    assert cells[(0, 1)] == ">[inf]<" and cells[(0, -1)] == "[INF]"
+    assert "art 1,-1 x 0,1   (can hit North Infantry at (0,1))" in text
+
+
+def refusal(state, line: str) -> str:
+    """What the terminal says when ``line`` is refused in ``state`` (South to move)."""
+    game, plays = state.game, state.legal_actions()
+    action = game.action_from_text(line)
+    with pytest.raises(IllegalActionError) as refused:
+        state.clone().apply(action)
+    return explain_illegal(game, View.of_state(state, [0]), 0, plays, action,
+                           str(refused.value))
+
+
+def test_refusals_name_cells_as_x_y_and_say_what_is_possible():
+    state = position_from_json(POSITION)
+    said = {line: refusal(state, line) for line in (
+        "inf 5,5", "tnk 1,-1 x 0,1", "tnk 0,-2 x 1,0", "strike 2,2", "sf 1,-1", "bury inf tnk")}
+    assert said["inf 5,5"] == ("Infantry (inf) cannot go at (5,5): the cell is not supplied "
+                               "for this unit. It may go at -1,-1  1,-1  0,-2.")
+    assert said["tnk 1,-1 x 0,1"].startswith(
+        "Tank (tnk) at (1,-1) must hit (a hit is mandatory when one is possible); it may hit "
+        "1,0. The plays there: tnk 1,-1 x 1,0")
+    assert said["tnk 0,-2 x 1,0"] == "Tank (tnk) at (0,-2) can hit nothing there: write 'tnk 0,-2'."
+    assert said["strike 2,2"] == "no enemy unit at (2,2) to strike; enemy units are at 0,1  1,0."
+    assert said["sf 1,-1"] == "you have no Special Forces (sf) in your hand."
+    assert said["bury inf tnk"].startswith("cards are put under the deck only at setup")
+    for text in said.values():
+        assert "[" not in text and "seat " not in text
+
+
+def test_engine_words_translate_cells_lists_and_seats():
+    rules = make_game("hill218").rules
+    assert engine_words(rules, "seat 0 (South) has no heavy_weapons in hand") == (
+        "South has no Heavy Weapons in hand")
+    assert engine_words(rules, "one of [[-2, 0], [-1, 1]], got []") == "one of -2,0  -1,1, got none"
+
+
+@pytest.mark.parametrize("value, message", [
+    ("3,0", "--damaged-ogres 3,0: write it as N0,N1 with each 0-2"),
+    ("0,-1", "--damaged-ogres 0,-1: write it as N0,N1 with each 0-2"),
+])
+def test_a_bad_damaged_ogres_option_is_explained_in_the_options_terms(value, message):
+    with pytest.raises(ValueError, match=re.escape(message)) as refused:
+        run_play(cli_args("play", "ogre218", f"--damaged-ogres={value}"), input_fn=lambda _: "",
+                 console=make_console(True, io.StringIO()))
+    assert "[1, 0]" not in str(refused.value)
+    with pytest.raises(ValueError, match="--damaged-ogres is an ogre218 option"):
+        run_play(cli_args("play", "hill218", "--damaged-ogres=1,0"), input_fn=lambda _: "",
+                 console=make_console(True, io.StringIO()))
+
+
+def test_setup_show_and_hint_name_the_players_own_cards():
+    code, out = play(["ogre218", "--seed", "6"], script=["show", "quit"])
+    assert code == 0
+    hint = re.search(r"Choose 2 cards to put under your deck, e\.g\. '(bury \w+ \w+)'", out)
+    hand = hand_counts(HAND.search(out)[2])
+    assert set(hint[1].split()[1:]) <= set(hand)
+    shown = out[out.index("> show\n"):]
+    assert "Cards are placed on the board after the burial" in shown
+    assert "place" not in shown.split("Cards are placed")[0]
+
+
+def test_chance_nodes_have_no_seat_to_move_and_forced_draws_are_told():
+    state = position_from_json(dict(POSITION, plays_left=1))
+    rules = state.rules
+    tank, inf = rules.unit_ids["tank"], rules.unit_ids["infantry"]
+    pool = [0] * len(rules.units)
+    pool[tank] = 1
+    state.decks[1] = Deck([], pool, [inf])  # one Tank left unordered, then a buried Infantry
+    views = {r: [View.of_state(state, [] if r is None else [r])] for r in (None, 0, 1)}
+    told: dict = {r: [] for r in views}
+
+    def step(action, seat):
+        event = {"seat": seat, "action": state.game.action_to_json(action)}
+        state.apply(action)
+        for r in views:
+            views[r].append(View.of_state(state, [] if r is None else [r]))
+            # a decision is public; a draw of North's is told to the others as a hidden event
+            shown = event if seat is not None or r == 1 else {"seat": None, "action": None}
+            told[r] += narrate(rules, views[r][-2], views[r][-1], shown)
+
+    step(Deploy("tank", (0, -2)), 0)
+    assert state.current_player() == CHANCE and state.chance_outcomes() == [(Draw("tank"), 1.0)]
+    public = views[None][-1]
+    assert public.to_move is None and public.drawing == 1
+    assert public.public["to_move"] is None and public.public["drawing"] == 1
+    assert "North draws" in render_text(screen(rules, public))
+    step(Draw("tank"), None)  # forced, but a chance event; the buried Infantry follows
+    assert log_lines(rules, told[0])[-1] == "North draws 2 cards"
+    assert log_lines(rules, told[1])[-1] == "North draws Infantry, Tank"

@@ -2,7 +2,9 @@
 
 Text notation (terminal play):  ``inf 1,-1 x 1,0``  deploys infantry at (1,-1) hitting (1,0);
 ``ogr 1,0 x 1,1 x 1,1`` an Ogre hitting (1,1) twice; ``strike 0,1``; ``bury inf tnk``.
-Units may be written by name or abbreviation, in any case.
+Units may be written by name, abbreviation or a unique prefix of the name, in any case. A word
+that could name a unit always means the unit: a strike is written ``strike X,Y`` or with one of
+the ruleset's other ``strike_words`` (``as 0,1`` in hill218, ``cm 0,1`` in ogre218).
 """
 
 from __future__ import annotations
@@ -145,6 +147,22 @@ def action_to_text(action: Any, rules: Ruleset) -> str:
 _CELL = r"(-?\d+)\s*,\s*(-?\d+)"
 
 
+def _unit_word(word: str, rules: Ruleset) -> bool:
+    """Could ``word`` be read as a unit (its name, abbreviation or the start of a name, even
+    one shared by several units)?"""
+    w = word.lower()
+    return any(u.name.startswith(w) or w == u.abbrev.lower() for u in rules.units)
+
+
+def strike_words(rules: Ruleset) -> tuple[str, ...]:
+    """The words that announce a strike: ``strike``, the strike's initials (``as`` for Air
+    Strike, ``cm`` for Cruise Missile) and its name (``air strike``, ``airstrike``). A word
+    that could be read as a unit is left out, so a unit word always means the unit."""
+    name = rules.strike_name.lower()
+    candidates = ("strike", "".join(w[0] for w in name.split()), name, name.replace(" ", ""))
+    return tuple(dict.fromkeys(w for w in candidates if not _unit_word(w.split()[0], rules)))
+
+
 def resolve_unit(word: str, rules: Ruleset) -> str:
     """A unit from its name, abbreviation or a unique prefix of its name (any case)."""
     w = word.lower()
@@ -158,10 +176,19 @@ def resolve_unit(word: str, rules: Ruleset) -> str:
                              + ", ".join(f"{u.abbrev.lower()} ({u.name})" for u in rules.units))
 
 
+def notation_examples(rules: Ruleset) -> str:
+    """Examples of each form, written with the ruleset's own abbreviations."""
+    a, b = (unit_label(rules, u.name) for u in rules.units[:2])
+    return f"'{a} 1,-1', '{a} 1,-1 x 1,0', 'strike 0,1' or 'bury {a} {b}'"
+
+
 def action_from_text(text: str, rules: Ruleset) -> Any:
-    """Parse the terminal notation; raises ``IllegalActionError`` with a hint when it cannot."""
+    """Parse the terminal notation (see the module docstring); raises ``IllegalActionError``
+    with a hint when it cannot. Which units and strike words are known depends on ``rules``:
+    a word that could name a unit is read as the unit, never as a strike."""
     t = text.strip().lower()
-    m = re.fullmatch(r"(?:strike|s|air ?strike|missile|cm)\s+" + _CELL, t)
+    words = "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in strike_words(rules))
+    m = re.fullmatch(rf"(?:{words})\s+" + _CELL, t)
     if m:
         return Strike((int(m[1]), int(m[2])))
     m = re.fullmatch(r"bury\s+(\S+)\s+(\S+)", t)
@@ -171,6 +198,5 @@ def action_from_text(text: str, rules: Ruleset) -> Any:
     if m:
         hits = tuple((int(a), int(b)) for a, b in re.findall(_CELL, m[4]))
         return Deploy(resolve_unit(m[1], rules), (int(m[2]), int(m[3])), hits)
-    raise IllegalActionError(
-        f"cannot read {text!r}: write e.g. 'inf 1,-1', 'inf 1,-1 x 1,0', 'strike 0,1' "
-        "or 'bury inf tnk'")
+    raise IllegalActionError(f"{text.strip()!r} is not a play; write e.g. "
+                             + notation_examples(rules))

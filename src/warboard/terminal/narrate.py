@@ -2,8 +2,11 @@
 
 ``narrate`` turns one record event (with the views before and after it) into log entries:
 "South deploys Tank at (1,-1), destroys North Infantry at (1,0)". Draws are found from the deck
-sizes, so the draws the engine takes on its own (no chance event) are told too; the cards are
-named only when the view holds the drawing seat's hand.
+sizes, not from chance events: every card from the unordered part of a deck is a chance event
+(even when only one kind is left), but the two cards put under a deck at setup are drawn by the
+engine on its own, within whichever event reaches them. Adjacent draws of one seat in one turn
+are merged ("North draws 2 cards"); the cards are named only when the view holds the drawing
+seat's hand.
 """
 
 from __future__ import annotations

@@ -13,14 +13,17 @@ from rich.text import Text
 from warboard.core.errors import IllegalActionError
 from warboard.core.protocol import TERMINAL
 from warboard.core.registry import make_game
-from warboard.hill218.actions import resolve_unit
+from warboard.hill218.actions import resolve_unit, strike_words
 from warboard.terminal.agents import Agent, make_agent
 from warboard.terminal.commands import (
+    burial_example,
     complete_hits,
+    explain_illegal,
     help_text,
     legal_listing,
     show_hand,
     show_unit,
+    strike_listing,
 )
 from warboard.terminal.names import result_text, seat_name
 from warboard.terminal.prompt import InputFn, Prompter
@@ -28,6 +31,9 @@ from warboard.terminal.render import make_console, screen
 from warboard.terminal.session import Session
 
 QUIT_WORDS = {"quit": "quit", "exit": "quit", "resign": "resigned"}
+# clear the screen and the terminal's scrollback (3J), so that the next player of a hot-seat
+# game cannot scroll back to the previous player's cards
+CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
 
 
 def run_play(args: argparse.Namespace, input_fn: InputFn = input, console: Console | None = None,
@@ -41,10 +47,7 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input, console: Conso
     console = console or make_console(args.no_color)
     if interactive is None:
         interactive = input_fn is input and sys.stdin.isatty()
-    options: dict[str, Any] = {"quick_start": bool(args.quick_start)}
-    if args.damaged_ogres is not None:
-        options["damaged_ogres"] = list(args.damaged_ogres)
-    game = make_game(args.game, options)
+    game = _make_game(args)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     humans, agents = _seating(args, seed)
     players = ["human" if seat in humans else agents[seat].name for seat in (0, 1)]
@@ -54,6 +57,28 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input, console: Conso
                          Prompter(console, input_fn, interactive))
     game_loop.run()
     return 0 if game_loop.save(args.save) else 1
+
+
+def _make_game(args: argparse.Namespace) -> Any:
+    """The game ``args`` asks for; a bad ``--damaged-ogres`` is a ``ValueError`` in the
+    option's own terms (the engine words it as the JSON option)."""
+    options: dict[str, Any] = {"quick_start": bool(args.quick_start)}
+    if args.damaged_ogres is None:
+        return make_game(args.game, options)
+    options["damaged_ogres"] = list(args.damaged_ogres)
+    try:
+        return make_game(args.game, options)
+    except ValueError:
+        rules = make_game(args.game).rules
+        handicap = getattr(rules, "handicap", None)
+        if not handicap or handicap[0] != "damaged_ogres":
+            raise ValueError(f"--damaged-ogres is an ogre218 option; {args.game} has no "
+                             "Ogres") from None
+        limit = rules.units[rules.unit_ids[handicap[1]]].count
+        given = ",".join(str(n) for n in args.damaged_ogres)
+        raise ValueError(f"--damaged-ogres {given}: write it as N0,N1 with each 0-{limit} "
+                         "(Ogres that start damaged in South's and North's decks), e.g. 1,0"
+                         ) from None
 
 
 def _seating(args: argparse.Namespace, seed: int) -> tuple[tuple[int, ...], dict[int, Agent]]:
@@ -81,9 +106,8 @@ class PlayLoop:
         self.stopped = False
 
     def run(self) -> None:
-        rules, s = self.rules, self.session
-        self.console.print(Text(rules.title, style="bold"), f"— seed {s.seed}. "
-                           "Type 'help' for the notation and commands.")
+        s = self.session
+        self._opening_line()
         if not self.hot_seat:
             me = self.humans[0]
             self.console.print(f"You are {seat_name(me)}; {seat_name(1 - me)} is the "
@@ -112,21 +136,42 @@ class PlayLoop:
         while len(self.session.events) == events and not self.stopped:
             line = self.prompter.ask(self._prompt(seat))
             if line is None:
-                self._stop(seat, "quit", " (end of input)")
+                self._input_ended(seat)
             else:
                 self._command(seat, line)
 
+    def _input_ended(self, seat: int) -> None:
+        """A question got no line: Ctrl-C asks whether to quit, end of input quits."""
+        if not self.prompter.interrupted:
+            self._stop(seat, "quit", " (end of input)")
+        elif self._confirm("Ctrl-C: really quit? The game will be abandoned (y/N): "):
+            self._stop(seat, "quit", " (Ctrl-C)")
+
+    def _opening_line(self) -> None:
+        self.console.print(Text(self.rules.title, style="bold"), f"— seed {self.session.seed}. "
+                           "Type 'help' for the notation and commands.")
+
+    def _clear(self) -> None:
+        """Clear the screen and the scrollback at a terminal, then show the opening line again
+        (the seed stays in view). Piped input has nobody to hide anything from."""
+        if not self.prompter.interactive:
+            return
+        self.console.file.write(CLEAR_ALL)
+        self.console.file.flush()
+        self._opening_line()
+
     def _hand_over(self, seat: int) -> bool:
-        """Clear the screen and wait for ``seat``'s player; False when input ended."""
-        self.console.clear()
+        """Clear the screen and wait for ``seat``'s player; False when the game stopped."""
+        self._clear()
         other = seat_name(1 - seat)
         self.console.rule(f"{seat_name(seat)}'s turn")
-        line = self.prompter.ask(f"Pass the keyboard to {seat_name(seat)} ({other}, look away) "
-                                 "and press Enter: ")
-        if line is None:
-            self._stop(seat, "quit", " (end of input)")
-            return False
-        return True
+        while not self.stopped:
+            line = self.prompter.ask(f"Pass the keyboard to {seat_name(seat)} ({other}, look "
+                                     "away) and press Enter: ")
+            if line is not None:
+                return True
+            self._input_ended(seat)
+        return False
 
     def _prompt(self, seat: int) -> str:
         view = self.session.view(seat)
@@ -141,7 +186,8 @@ class PlayLoop:
         self.console.print()
         self.console.print(screen(self.rules, view, s.log(seat), me=seat))
         if view.phase == "bury":
-            self.console.print("Choose 2 cards to put under your deck, e.g. 'bury inf tnk': the "
+            example = burial_example(self.game, s.state.legal_actions())
+            self.console.print(f"Choose 2 cards to put under your deck, e.g. '{example}': the "
                                "first goes under the deck, the second under it (drawn last).")
 
     def _command(self, seat: int, line: str) -> None:
@@ -170,17 +216,29 @@ class PlayLoop:
             elif word == "show" or (len(words) == 1 and _is_unit(word, self.rules)):
                 unit = words[1] if word == "show" else word
                 self.console.print(show_unit(self.game, s.view(seat), seat, plays, unit))
+            elif len(words) == 1 and word in strike_words(self.rules):
+                self.console.print(strike_listing(self.game, plays)
+                                   or f"No {self.rules.strike_name} is possible now.")
             else:
-                self._play(plays, line)
-        except IllegalActionError as exc:
-            self._error(f"Not possible: {exc}")
+                self._play(seat, plays, line)
+        except IllegalActionError as exc:  # a unit word that names no unit
+            self._error(f"Cannot read: {exc}")
 
-    def _play(self, plays: list[Any], line: str) -> None:
-        action = self.game.action_from_text(line)
+    def _play(self, seat: int, plays: list[Any], line: str) -> None:
+        try:
+            action = self.game.action_from_text(line)
+        except IllegalActionError as exc:
+            self._error(f"Cannot read: {exc}")
+            return
         completed = complete_hits(plays, action)
         if completed is not action:
             self.console.print(f"(the only possible hit: {self.game.action_to_text(completed)})")
-        self.session.apply(completed)
+        try:
+            self.session.apply(completed)
+        except IllegalActionError as exc:
+            why = explain_illegal(self.game, self.session.view(seat), seat, plays, completed,
+                                  str(exc))
+            self._error(f"Not possible: {why}")
 
     def _undo(self, seat: int) -> None:
         refusal = self.session.undo_refusal(seat)
@@ -214,7 +272,7 @@ class PlayLoop:
         s = self.session
         reader = None if self.hot_seat else self.humans[0]
         if self.hot_seat:
-            self.console.clear()
+            self._clear()
         self.console.print()
         self.console.print(screen(self.rules, s.view(reader), s.log(reader), me=reader))
         result = s.view(None).result or {}

@@ -20,7 +20,6 @@ from warboard.terminal.names import (
     BASES,
     HILL,
     counts_text,
-    result_text,
     seat_name,
     unit_abbrev,
     unit_title,
@@ -31,6 +30,12 @@ Cell = tuple[int, int]
 
 SEAT_STYLES = ("bold blue", "bold red")
 CELL_WIDTH = 5  # characters inside a cell; one space separates cells
+BASE_COLUMN_WIDTH = 7  # the bases' column, wide enough for a hit on a base: ">[inf]<"
+
+
+def column_width(x: int) -> int:
+    """Characters inside the cells of column ``x``."""
+    return BASE_COLUMN_WIDTH if x == BASES[0][0] else CELL_WIDTH
 
 
 def make_console(no_color: bool = False, file: IO[str] | None = None) -> Console:
@@ -50,7 +55,7 @@ def board_text(rules: Ruleset, view: View, legal: Collection[Cell] = (),
     shown = set(board) | {HILL, *BASES} | set(legal)
     x0, x1 = min(x for x, _ in shown) - 1, max(x for x, _ in shown) + 1
     y0, y1 = min(y for _, y in shown) - 1, max(y for _, y in shown) + 1
-    columns = "    " + "".join(f" {x:^{CELL_WIDTH}}" for x in range(x0, x1 + 1))
+    columns = "    " + "".join(f" {x:^{column_width(x)}}" for x in range(x0, x1 + 1))
     out = Text()
     out.append(columns + "\n", style="dim")
     for y in range(y1, y0 - 1, -1):
@@ -58,7 +63,7 @@ def board_text(rules: Ruleset, view: View, legal: Collection[Cell] = (),
         for x in range(x0, x1 + 1):
             label, style = _cell(rules, (x, y), board, legal, targets)
             out.append(" ")
-            out.append(f"{label:^{CELL_WIDTH}}", style=style)
+            out.append(f"{label:^{column_width(x)}}", style=style)
         out.append(f"  {y}\n", style="dim")
     out.append(columns, style="dim")
     return out
@@ -66,7 +71,7 @@ def board_text(rules: Ruleset, view: View, legal: Collection[Cell] = (),
 
 def _cell(rules: Ruleset, cell: Cell, board: dict[Cell, tuple[int, str]],
           legal: Collection[Cell], targets: Collection[Cell]) -> tuple[str, str]:
-    """A cell's label (at most ``CELL_WIDTH`` characters) and style."""
+    """A cell's label (at most ``column_width`` characters) and style."""
     if cell == HILL:
         return "(*)", "yellow"
     unit = board.get(cell)
@@ -74,10 +79,10 @@ def _cell(rules: Ruleset, cell: Cell, board: dict[Cell, tuple[int, str]],
         seat, name = unit
         label = unit_abbrev(rules, name)
         label = label.upper() if seat == 0 else label.lower()
+        if cell in BASES:
+            label = f"[{label}]"
         if cell in targets:
             return f">{label}<", "bold reverse " + SEAT_STYLES[seat].split()[-1]
-        if cell in BASES:
-            return f"[{label}]", SEAT_STYLES[seat]
         return label, SEAT_STYLES[seat]
     if cell in legal:
         return ("[+]" if cell in BASES else "+"), "bold green"
@@ -101,10 +106,11 @@ def legend(rules: Ruleset) -> Text:
 # ----------------------------------------------------------------------------- panels
 
 def status_line(rules: Ruleset, view: View) -> Text:
-    """Whose turn it is and how many plays are left (or the result)."""
+    """Whose turn it is and how many plays are left, who is drawing, or that the game is over
+    (the result is told below the screen)."""
     phase, seat = view.phase, view.to_move
     if view.result:
-        return Text("Game over: " + result_text(rules, view.result), style="bold")
+        return Text("Game over", style="bold")
     if phase == "bury" and seat is not None:
         return Text(f"Setup — {seat_name(seat)} puts 2 cards under its deck", style="bold")
     if phase == "play" and seat is not None:
@@ -113,8 +119,11 @@ def status_line(rules: Ruleset, view: View) -> Text:
         text.append(f"{seat_name(seat)} to play", style=SEAT_STYLES[seat])
         text.append(f", {n} play{'s' if n != 1 else ''} left")
         return text
-    return Text(f"Turn {view.turn} — cards are being dealt" if phase in ("first", "deal")
-                else f"Turn {view.turn} — drawing")
+    drawing = view.drawing
+    if phase == "first" or drawing is None:
+        return Text(f"Turn {view.turn} — cards are being dealt")
+    return Text(f"Turn {view.turn} — {seat_name(drawing)} "
+                + ("is being dealt cards" if phase == "deal" else "draws"))
 
 
 def seats_table(rules: Ruleset, view: View, me: int | None = None) -> Table:
@@ -151,7 +160,9 @@ def private_lines(rules: Ruleset, view: View, seat: int) -> Text:
     if bottom:
         out.append(f"\nUnder {who}'s deck (drawn last, in this order): ")
         out.append(", ".join(unit_title(rules, c) for c in bottom))
-    out.append(f"\n{who}'s deck ({obs['deck_sizes'][seat]} cards, unordered): ")
+    size = obs["deck_sizes"][seat]
+    under = f"including the {len(bottom)} under it" if bottom else "unordered"
+    out.append(f"\n{who}'s deck ({size} card{'s' if size != 1 else ''}, {under}): ")
     out.append(counts_text(rules, obs.get("deck", {}), empty="empty"))
     return out
 

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from warboard.core.errors import RecordError
 from warboard.core.record import Record, export_for_seat, replay_states
-from warboard.terminal.names import seat_name
+from warboard.terminal.names import result_text, seat_name
 from warboard.terminal.narrate import LogEntry, log_lines, narrate
 from warboard.terminal.prompt import InputFn, Prompter
 from warboard.terminal.render import make_console, screen
@@ -92,7 +92,7 @@ class Replay:
         if result.get("abandoned"):
             return f"End of the record: abandoned — {seat_name(result['by'])} {result['how']}."
         if self.views[-1].result:
-            return "End of the record."
+            return "End of the record: " + result_text(self.rules, self.views[-1].result)
         return "End of the record (the game was not finished)."
 
 

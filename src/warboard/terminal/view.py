@@ -42,8 +42,12 @@ class View:
     @property
     def to_move(self) -> int | None:
         """The seat to decide now, or ``None`` (chance or the game is over)."""
-        seat = self.public.get("to_move")
-        return seat if seat in (0, 1) else None
+        return self.public.get("to_move")
+
+    @property
+    def drawing(self) -> int | None:
+        """The seat whose card is being drawn at a chance node, else ``None``."""
+        return self.public.get("drawing")
 
     @property
     def turn(self) -> int:
