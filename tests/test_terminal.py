@@ -103,6 +103,9 @@ class Keyboard:
 
 
 def play(argv: list[str], interactive: bool = False, **keyboard) -> tuple[int, str]:
+    """Run ``warboard play`` (against the random player unless argv names an opponent)."""
+    if "--opponent" not in argv and "--ai" not in argv:
+        argv = [*argv, "--opponent", "random"]
     out = io.StringIO()
     code = run_play(cli_args("play", "--no-color", *argv), input_fn=Keyboard(out, **keyboard),
                     console=make_console(no_color=True, file=out), interactive=interactive)
@@ -620,3 +623,16 @@ def test_chance_nodes_have_no_seat_to_move_and_forced_draws_are_told():
     step(Draw("tank"), None)  # forced, but a chance event; the buried Infantry follows
     assert log_lines(rules, told[0])[-1] == "North draws 2 cards"
     assert log_lines(rules, told[1])[-1] == "North draws Infantry, Tank"
+
+
+def test_play_against_an_ai_level_to_the_end():
+    """``--ai easy`` seats the greedy agent, which sees only its own view."""
+    code, out = play(["hill218", "--quick-start", "--seed", "4", "--ai", "easy"], script=[])
+    assert code == 0
+    assert "'easy' opponent" in out
+    assert "Game over:" in out
+
+
+def test_ai_level_with_another_opponent_is_refused():
+    with pytest.raises(ValueError, match="leave out --opponent human"):
+        play(["hill218", "--ai", "hard", "--opponent", "human"])

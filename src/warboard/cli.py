@@ -37,9 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "back your last play.")
     play.add_argument("game", choices=CARD_GAMES, nargs="?", default="hill218",
                       help="which game (default: hill218)")
-    play.add_argument("--opponent", choices=("random", "human"), default="random",
-                      help="'random' plays against a random legal player; 'human' is hot-seat "
-                           "for two people at one keyboard (default: random)")
+    play.add_argument("--ai", choices=("easy", "medium", "hard", "expert"), default=None,
+                      help="play against the computer at this level (default: medium); see "
+                           "docs/ai.md")
+    play.add_argument("--opponent", choices=("ai", "random", "human"), default="ai",
+                      help="'ai' plays against the computer (level from --ai), 'random' "
+                           "against a random legal player, 'human' is hot-seat for two people "
+                           "at one keyboard (default: ai)")
     play.add_argument("--seat", type=int, choices=(0, 1), default=0,
                       help="your seat against the computer: 0 = South, 1 = North (default: 0)")
     play.add_argument("--seed", type=int, default=None,

@@ -1,50 +1,36 @@
-"""Computer opponents for terminal play, chosen by name (``--opponent random``).
+"""Computer opponents for terminal play: the agents of ``warboard.ai`` by name or level.
 
-An agent picks one of ``state.legal_actions()`` for the seat to act. It is handed the engine
-state, which holds hidden cards: a fair agent reads only what its seat may know
-(``state.observation(seat)``, or a sampler of the hidden cards). To add one, write a class with
-``choose`` and register its factory in ``AGENTS``.
+``--ai LEVEL`` (``easy``, ``medium``, ``hard``, ``expert``) or ``--opponent random``. The agent
+only ever sees its seat's view (``warboard.ai.agent.decide``), never the hidden cards.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
+from warboard.ai.agent import decide
+from warboard.ai.agent import make_agent as make_ai
 from warboard.core.protocol import State
 
-
-class Agent(Protocol):
-    """A player that needs no keyboard."""
-
-    name: str
-
-    def choose(self, state: State) -> Any:
-        """One legal action of the seat to act in ``state`` (a decision node)."""
-        ...
+OPPONENTS = ("random", "greedy", "easy", "medium", "hard", "expert")
 
 
-class RandomAgent:
-    """Plays a uniformly random legal action (setup burials included)."""
+class ComputerPlayer:
+    """A seat played by an AI agent with its own seeded generator."""
 
-    name = "random"
-
-    def __init__(self, seed: int | str | None = None) -> None:
+    def __init__(self, name: str, seed: int | str | None = None) -> None:
+        self.agent = make_ai(name)
+        self.name = name
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Any:
-        return self.rng.choice(state.legal_actions())
+        """The agent's action for the seat to act in ``state`` (a decision node)."""
+        return decide(self.agent, state, self.rng)
 
 
-# name -> factory taking a seed (agents that need no randomness may ignore it)
-AGENTS: dict[str, Callable[[int | str | None], Agent]] = {"random": RandomAgent}
-
-
-def make_agent(name: str, seed: int | str | None = None) -> Agent:
-    """The agent registered as ``name``; ``ValueError`` lists the known names."""
-    try:
-        factory = AGENTS[name]
-    except KeyError:
-        raise ValueError(f"unknown opponent {name!r}; opponents: {', '.join(AGENTS)}") from None
-    return factory(seed)
+def make_agent(name: str, seed: int | str | None = None) -> ComputerPlayer:
+    """The computer opponent ``name``; ``ValueError`` lists the known names."""
+    if name not in OPPONENTS:
+        raise ValueError(f"unknown opponent {name!r}; opponents: {', '.join(OPPONENTS)}")
+    return ComputerPlayer(name, seed)

@@ -14,7 +14,7 @@ from warboard.core.errors import IllegalActionError
 from warboard.core.protocol import TERMINAL
 from warboard.core.registry import make_game
 from warboard.hill218.actions import resolve_unit, strike_words
-from warboard.terminal.agents import Agent, make_agent
+from warboard.terminal.agents import ComputerPlayer, make_agent
 from warboard.terminal.commands import (
     burial_example,
     complete_hits,
@@ -81,18 +81,24 @@ def _make_game(args: argparse.Namespace) -> Any:
                          ) from None
 
 
-def _seating(args: argparse.Namespace, seed: int) -> tuple[tuple[int, ...], dict[int, Agent]]:
-    """The human seats and the agents playing the other seats."""
+def _seating(args: argparse.Namespace,
+             seed: int) -> tuple[tuple[int, ...], dict[int, ComputerPlayer]]:
+    """The human seats and the agents playing the other seats (``--ai`` picks a level)."""
+    level = getattr(args, "ai", None)
+    if level and args.opponent != "ai":
+        raise ValueError(f"--ai {level} plays against the computer; leave out "
+                         f"--opponent {args.opponent}")
     if args.opponent == "human":
         return (0, 1), {}
+    opponent = (level or "medium") if args.opponent == "ai" else args.opponent
     them = 1 - args.seat
-    return (args.seat,), {them: make_agent(args.opponent, f"{seed}:{args.opponent}")}
+    return (args.seat,), {them: make_agent(opponent, f"{seed}:{opponent}")}
 
 
 class PlayLoop:
     """Runs a session to its end: chance and agents on their own, humans at the prompt."""
 
-    def __init__(self, session: Session, humans: tuple[int, ...], agents: dict[int, Agent],
+    def __init__(self, session: Session, humans: tuple[int, ...], agents: dict[int, ComputerPlayer],
                  console: Console, prompter: Prompter) -> None:
         self.session = session
         self.game: Any = session.game
