@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from warboard.core.protocol import State
+from warboard.hill218.actions import Deploy, Strike
+from warboard.hill218.grid import base_cell, unpack
 
 Evaluator = Callable[[State, int], float]
 Policy = Callable[[State, random.Random], None]
@@ -78,23 +80,18 @@ def card_rollout_policy(state: Any, rng: random.Random, candidates: int = 3) -> 
     play_choice(state, best)
 
 
+BASE_CELLS = (unpack(base_cell(0)), unpack(base_cell(1)))  # each seat's base as (x, y)
+
+
 def card_action_prior(state: Any, action: Any) -> float:
     """A cheap guess at how good a play is, from the play alone: taking the enemy base wins,
     hits are good, a strike spends a scarce card, refilling an empty own base is urgent."""
-    from warboard.hill218.actions import Deploy
-    from warboard.hill218.grid import pack
-    from warboard.hill218.state import BASES
-
     if not isinstance(action, Deploy):
-        return 0.6 if hasattr(action, "target") else 0.0
+        return 0.6 if isinstance(action, Strike) else 0.0
     seat = state.to_move
-    at = pack(*action.at)
-    if at == BASES[1 - seat]:
+    if action.at == BASE_CELLS[1 - seat]:
         return 10.0
-    score = float(len(action.attacks))
-    if at == BASES[seat]:
-        score += 2.0
-    return score
+    return len(action.attacks) + (2.0 if action.at == BASE_CELLS[seat] else 0.0)
 
 
 # ----------------------------------------------------------------------------- registry
