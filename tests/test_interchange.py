@@ -630,3 +630,16 @@ def test_s7_cli_apply_batch():
     for bad in out[1:5]:
         assert set(bad) == {"error"}
     assert out[5] == {"result": {"winner": 0, "reason": "base", "units": [5, 0]}}
+
+
+def test_s7_one_process_answers_tens_of_thousands_of_lines():
+    """Issue 2, req. 4: one `rules apply` process handles 20,000 lines, errors included, with
+    one answer per line in order."""
+    good = json.dumps({"position": EXAMPLE, "play": deploy("infantry", (1, -1))})
+    illegal = json.dumps({"position": EXAMPLE, "play": deploy("infantry", (5, 5))})
+    lines = [good if i % 10 else illegal for i in range(20_000)]
+    out = run_cli("apply", lines)
+    assert len(out) == 20_000
+    assert all(("error" in answer) == (i % 10 == 0) for i, answer in enumerate(out))
+    assert out[1] == out[19_999] == apply({"position": copy.deepcopy(EXAMPLE),
+                                           "play": deploy("infantry", (1, -1))})
