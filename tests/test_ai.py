@@ -234,3 +234,11 @@ def test_ray_backend_runs_the_same_tournament():
             [r.returns for r in sorted(local, key=key)]
     finally:
         ray.shutdown()
+
+
+def test_without_time_caps_levels_use_their_iteration_budget_only():
+    capped, uncapped = make_agent("hard"), make_agent("hard", time_caps=False)
+    assert capped.seconds == LEVELS["hard"]["seconds"] and uncapped.seconds is None
+    assert uncapped.iterations == LEVELS["hard"]["iterations"]
+    spec = schedule("hill218", ["random", "hard"], 2, seed=1, time_caps=False)[0]
+    assert spec.time_caps is False

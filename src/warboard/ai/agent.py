@@ -30,14 +30,16 @@ def decide(agent: Agent, state: State, rng: random.Random) -> Action:
     return agent.act(state.game, view, state.legal_actions(), rng)
 
 
-def make_agent(spec: str) -> Agent:
+def make_agent(spec: str, time_caps: bool = True) -> Agent:
     """An agent from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:LEVEL``, or a
-    level alone (``easy``, ``medium``, ``hard``, ``expert``)."""
+    level alone (``easy``, ``medium``, ``hard``, ``expert``). Without ``time_caps`` a level
+    searches its full iteration budget however long it takes (reproducible on any machine)."""
     from warboard.ai.levels import LEVELS, agent_for_level
 
     name, _, arg = spec.partition(":")
+    caps = {} if time_caps else {"seconds": None}
     if name in LEVELS and not arg:
-        return agent_for_level(name)
+        return agent_for_level(name, **caps)
     if name == "random" and not arg:
         from warboard.ai.simple import RandomAgent
 
@@ -47,6 +49,6 @@ def make_agent(spec: str) -> Agent:
 
         return GreedyAgent()
     if name == "ismcts":
-        return agent_for_level(arg or "hard")
+        return agent_for_level(arg or "hard", **caps)
     raise ValueError(f"unknown agent {spec!r}; agents: random, greedy, ismcts:LEVEL or a level "
                      f"({', '.join(LEVELS)})")

@@ -35,14 +35,14 @@ class ArenaReport:
 
 
 def schedule(game: str, agents: Sequence[str], games_per_pair: int, seed: int,
-             options: dict[str, Any] | None = None) -> list[MatchSpec]:
+             options: dict[str, Any] | None = None, time_caps: bool = True) -> list[MatchSpec]:
     """Every game of the round robin, alternating seat orders."""
     specs = []
     for p, (a, b) in enumerate(itertools.combinations(agents, 2)):
         for g in range(games_per_pair):
             seats = (a, b) if g % 2 == 0 else (b, a)
-            specs.append(MatchSpec(game, dict(options or {}), seats, seed * 1_000_003 + p * 10_007
-                                   + g))
+            specs.append(MatchSpec(game, dict(options or {}), seats,
+                                   seed * 1_000_003 + p * 10_007 + g, time_caps))
     return specs
 
 

@@ -20,7 +20,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
     for spec in agents:
         make_agent(spec)  # fail fast on a typo
     options = {"quick_start": True} if args.quick_start else {}
-    specs = schedule(args.game, agents, args.games, args.seed, options)
+    specs = schedule(args.game, agents, args.games, args.seed, options,
+                     time_caps=not args.no_time_caps)
     console = Console()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console) as progress:

@@ -18,6 +18,7 @@ class MatchSpec:
     options: dict[str, Any]
     agents: tuple[str, str]  # agent spec for seat 0, seat 1
     seed: int
+    time_caps: bool = True  # False: levels use their iteration budgets only
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,8 @@ def play_match(spec: MatchSpec) -> MatchResult:
     """Play one game. Chance and each agent have their own seeded generators, so a match is
     reproducible when the agents' budgets are iterations."""
     game = make_game(spec.game, spec.options)
-    agents = [make_agent(spec.agents[0]), make_agent(spec.agents[1])]
+    agents = [make_agent(spec.agents[0], spec.time_caps), make_agent(spec.agents[1],
+                                                                     spec.time_caps)]
     chance_rng = random.Random(f"{spec.seed}:chance")
     agent_rngs = [random.Random(f"{spec.seed}:seat{s}") for s in (0, 1)]
     state = game.new_initial_state()
