@@ -242,3 +242,13 @@ def test_without_time_caps_levels_use_their_iteration_budget_only():
     assert uncapped.iterations == LEVELS["hard"]["iterations"]
     spec = schedule("hill218", ["random", "hard"], 2, seed=1, time_caps=False)[0]
     assert spec.time_caps is False
+
+
+@pytest.mark.parametrize("name", ["hill218", "ogre218"])
+def test_search_beats_random_play(name):
+    """A smoke check of strength (the measured figures come from the arena, docs/ai.md):
+    medium IS-MCTS wins every one of four games against random play."""
+    specs = schedule(name, ["random", "medium"], 4, seed=7, options={"quick_start": True},
+                     time_caps=False)
+    rep = report(name, ["random", "medium"], 4, run_matches(specs, jobs=2))
+    assert rep.pairs[0]["b_wins"] == 4
