@@ -36,7 +36,7 @@ def bodies(state: CardState, seat: int) -> list[int]:
     for code in state.cells.values():
         if code & 1 == seat:
             have[code >> 1] += 1
-    deck = state.decks[seat].counts(len(rules.units))
+    deck = state.decks[seat].counts()
     for uid in range(len(rules.units)):
         have[uid] += state.hands[seat][uid] + deck[uid]
         if rules.origin[uid] < 0:  # a destroyed hit-changed card also counted its origin

@@ -229,7 +229,7 @@ def _check_cards(state: CardState) -> None:
         for code in state.cells.values():
             if code & 1 == seat:
                 have[code >> 1] += 1
-        deck = state.decks[seat].counts(len(rules.units))
+        deck = state.decks[seat].counts()
         for uid in range(len(rules.units)):
             have[uid] += state.hands[seat][uid] + deck[uid]
         # a destroyed hit-changed card also counted its origin: count the card once

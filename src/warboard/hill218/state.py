@@ -48,7 +48,8 @@ class Deck:
     def size(self) -> int:
         return len(self.top) + self.pool_n + len(self.bottom)
 
-    def counts(self, n_units: int) -> list[int]:
+    def counts(self) -> list[int]:
+        """How many cards of each unit id the deck holds."""
         c = self.pool[:]
         for u in self.top:
             c[u] += 1
@@ -225,7 +226,7 @@ class CardState:
             view["hand"] = self.counts_dict(self.hands[seat])
             # the cards this seat put under its deck, still in it, in drawing order
             view["bottom"] = [self.unit_name(u) for u in deck.bottom]
-            view["deck"] = self.counts_dict(deck.counts(len(self.rules.units)))
+            view["deck"] = self.counts_dict(deck.counts())
         return view
 
     # ------------------------------------------------------------------ setup
