@@ -106,8 +106,28 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=1, help="tournament seed (default: 1)")
     arena.add_argument("--quick-start", action="store_true",
                        help="play with the quick_start option")
+    arena.add_argument("--no-time-caps", action="store_true",
+                       help="levels search their full iteration budgets however long it takes: "
+                            "results replay exactly and do not depend on the machine's load")
     arena.add_argument("--out", default="arena-out",
                        help="folder for the JSON report and the PNG chart (default: arena-out)")
+
+    serve = sub.add_parser(
+        "serve", help="run the web table: play in a browser against the computer or a friend",
+        description="Run the table server (FastAPI + Uvicorn, one process) and print the "
+                    "address to open in a browser. Games are stored in a database and survive "
+                    "a restart. The API is described in docs/server-api.md.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: 127.0.0.1, this machine only; "
+                            "0.0.0.0 for every network interface)")
+    serve.add_argument("--port", type=int, default=8218, help="port (default: 8218)")
+    serve.add_argument("--database-url", default="sqlite:///warboard.db",
+                       help="SQLAlchemy URL of the database (default: sqlite:///warboard.db, a "
+                            "file in the current folder; PostgreSQL: "
+                            "postgresql+psycopg://USER@HOST/DB with the 'postgres' extra)")
+    serve.add_argument("--ai-workers", type=int, default=max(1, (os.cpu_count() or 2) - 1),
+                       help="processes for the computer's decisions (default: the cores less one, "
+                            "at least 1); 0 runs them in a thread of the server")
 
     bench = sub.add_parser(
         "bench", help="measure engine speed (random games, legal-play generation)",
@@ -158,6 +178,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from warboard.ai.arena_cli import run_arena_command
 
             return run_arena_command(args)
+        if args.command == "serve":
+            from warboard.server.serve import run_serve
+
+            return run_serve(args)
         if args.command == "bench":
             from warboard.bench import run_bench
 

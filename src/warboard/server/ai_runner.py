@@ -1,0 +1,124 @@
+"""Computer players' decisions, run off the event loop.
+
+The engine and the agents are pure Python, so a decision is CPU work that would hold the GIL:
+by default it runs in a pool of worker *processes* (``spawn``ed, so no lock or socket of the
+server is inherited), which keeps the server responsive and uses the other cores. With
+``workers=0`` it runs in a thread of the server process instead (simpler, for tests and small
+machines; a long search then slows the server down while it thinks).
+
+A worker gets plain data — the game's name and options, the full state as JSON and the level —
+and answers the action as JSON; it asks the agent through ``warboard.ai.agent.decide``, so the
+agent sees only its seat's view. Each decision has its own seed, so a restarted server decides
+as the old one would have. A worker ends itself when the server process is gone (even after
+``kill -9``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+
+from warboard.core.protocol import Action, Game, State
+
+PARENT_POLL_SECONDS = 1.0
+
+
+@lru_cache(maxsize=16)
+def _game(name: str, options_json: str) -> Game:
+    """One game object per name and options in each worker (its rules caches stay warm)."""
+    from warboard.core.registry import make_game
+
+    return make_game(name, json.loads(options_json))
+
+
+def decide_json(name: str, options_json: str, state_json: dict[str, Any], level: str,
+                seed: str) -> dict[str, Any]:
+    """The decision of the computer at ``level`` for the seat to act, as action JSON."""
+    from warboard.ai.agent import decide, make_agent
+
+    game = _game(name, options_json)
+    state = game.state_from_json(state_json)
+    return game.action_to_json(decide(make_agent(level), state, random.Random(seed)))
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(0)
+
+
+def _start_worker(parent: int) -> None:
+    """Worker initializer: load the AI code now, leave Ctrl+C to the server (which stops the
+    pool), and end when the server is gone."""
+    import warboard.ai.agent  # noqa: F401  (warm the import before the first decision)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl+C while worker processes start, so that they inherit ignoring it (only in
+    the main thread, where signal handlers live)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class AIRunner:
+    """Runs decisions in ``workers`` processes, started at once, or in threads when ``workers``
+    is 0. A pool whose worker died is replaced (the decision that failed is not retried)."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 0:
+            raise ValueError("the number of AI workers cannot be negative")
+        self.workers = workers
+        self._pool = self._start_pool() if workers else None
+
+    def _start_pool(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_worker, initargs=(os.getpid(),))
+        with _sigint_ignored():
+            for _ in range(self.workers):
+                pool.submit(os.getpid)  # each submission starts a worker while none is idle
+        return pool
+
+    def describe(self) -> str:
+        if not self.workers:
+            return "in a thread of the server"
+        return f"in {self.workers} worker process{'es' if self.workers != 1 else ''}"
+
+    async def decide(self, game: Game, state: State, level: str, seed: str) -> Action:
+        """The computer's action for the seat to act in ``state``."""
+        loop = asyncio.get_running_loop()
+        options = json.dumps(dict(game.options), sort_keys=True)
+        try:
+            data = await loop.run_in_executor(self._pool, decide_json, game.name, options,
+                                              state.to_json(), level, seed)
+        except BrokenProcessPool:
+            self.close()
+            self._pool = self._start_pool()
+            raise
+        return game.action_from_json(data, state)
+
+    def close(self) -> None:
+        """Stop the workers: queued decisions are dropped, one under way is let finish."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,145 @@
+"""The web application: HTTP routes, the WebSocket of each game, and the browser client's files.
+
+``create_app`` wires storage, the AI runner and the live tables into a FastAPI app (which then
+owns them and closes them when it stops). Every refusal answers ``{"error": "message"}`` with a
+fitting status (docs/server-api.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+import warboard
+from warboard.server.ai_runner import AIRunner
+from warboard.server.connection import Connection
+from warboard.server.messages import (
+    MAX_MESSAGE_BYTES,
+    GameCreated,
+    GameList,
+    Refused,
+    StateMessage,
+    describe,
+    error_message,
+    parse_create,
+)
+from warboard.server.storage import Storage
+from warboard.server.tables import MAX_LISTED_TOKENS, Tables
+from warboard.server.tokens import TOKEN_MAX_LENGTH
+
+WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
+PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules")
+POLICY_VIOLATION = 1008  # WebSocket close code for an unknown game or a bad token
+
+NOT_INSTALLED = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>warboard</title></head>
+<body><h1>warboard table server</h1>
+<p>The server is running, but the browser client is not installed
+(the package <code>warboard.web</code> has no <code>index.html</code>).</p>
+<p>The API answers under <code>/api/</code>: see <code>/api/health</code>.</p>
+</body></html>
+"""
+
+
+def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR) -> FastAPI:
+    """The server's app; ``web_dir`` holds the browser client (``index.html`` and its files)."""
+    tables = Tables(storage, ai)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await tables.close()
+        ai.close()
+        storage.close()
+
+    app = FastAPI(title="warboard table server", version=warboard.__version__,
+                  lifespan=lifespan)
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, exc.status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": describe(exc.errors())}, 422)
+
+    @app.get("/api/health")
+    async def health() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request) -> GameCreated:
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_MESSAGE_BYTES:
+                raise Refused(f"the request body is too large (at most {MAX_MESSAGE_BYTES} "
+                              "bytes)", 413)
+        return await tables.create(parse_create(bytes(body)))
+
+    listed_tokens = Query("", max_length=MAX_LISTED_TOKENS * (TOKEN_MAX_LENGTH + 1))
+
+    @app.get("/api/games")
+    async def list_games(tokens: str = listed_tokens) -> GameList:
+        return GameList(games=await tables.list_for_tokens(tokens.split(",")))
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str,
+                       token: str | None = Query(None, max_length=TOKEN_MAX_LENGTH),
+                       ) -> StateMessage:
+        table = await tables.get(game_id)
+        seat = table.seat_of(token)
+        if seat is not None:
+            await table.join(seat)
+        return table.snapshot(seat)
+
+    @app.get("/api/games/{game_id}/record")
+    async def get_record(game_id: str,
+                         token: str | None = Query(None, max_length=TOKEN_MAX_LENGTH),
+                         ) -> JSONResponse:
+        table = await tables.get(game_id)
+        seat = table.seat_of(token)
+        if seat is None:
+            raise Refused("the record is exported for a seat: give that seat's token", 403)
+        return JSONResponse(table.record_for(seat))
+
+    @app.websocket("/ws/games/{game_id}")
+    async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        await websocket.accept()
+        try:
+            table = await tables.get(game_id)
+            seat = table.seat_of(token)
+        except Refused as exc:
+            await websocket.send_json(error_message(exc.message))
+            await websocket.close(POLICY_VIOLATION, exc.message[:100])
+            return
+        await Connection(websocket, table, seat).run()
+
+    _serve_client(app, web_dir)
+    return app
+
+
+def _serve_client(app: FastAPI, web_dir: Path | None) -> None:
+    """``index.html`` for the client's pages, its other files under ``/static``."""
+
+    async def page() -> Response:
+        index = web_dir / "index.html" if web_dir is not None else None
+        if index is not None and index.is_file():
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(NOT_INSTALLED)
+
+    for path in PAGES:
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    if web_dir is not None and web_dir.is_dir():
+        app.mount("/static", StaticFiles(directory=web_dir), name="static")

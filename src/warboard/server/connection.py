@@ -1,0 +1,91 @@
+"""One WebSocket client at a table: reads its messages, writes what the table tells it.
+
+Messages to the client go through a queue written by a task of its own, so a slow client never
+holds up a table; one that falls too far behind is closed (it reconnects and gets the current
+state). Each message from the client is read on its own: a refused one gets an ``error`` message
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import suppress
+from typing import Any
+
+from fastapi import WebSocket
+
+from warboard.server.messages import (
+    PlayMessage,
+    Refused,
+    error_message,
+    parse_client_message,
+)
+from warboard.server.tables import Table
+
+MAX_QUEUED = 100  # messages waiting for a client before it is dropped as too slow
+TOO_SLOW = 1013  # close code "try again later"
+
+
+class Connection:
+    """A client watching ``table`` as ``seat`` (``None``: a spectator)."""
+
+    def __init__(self, websocket: WebSocket, table: Table, seat: int | None) -> None:
+        self.websocket = websocket
+        self.table = table
+        self.seat = seat
+        self._outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message (``Subscriber.send``); a client too far behind is closed."""
+        if self._outbox.qsize() >= MAX_QUEUED:
+            while not self._outbox.empty():
+                self._outbox.get_nowait()
+            self._outbox.put_nowait(None)
+        else:
+            self._outbox.put_nowait(message)
+
+    async def run(self) -> None:
+        """Serve the client until it leaves (a seat's player counts as arrived)."""
+        if self.seat is not None:
+            await self.table.join(self.seat)
+        self.table.subscribe(self)
+        writer = asyncio.create_task(self._write())
+        try:
+            await self._read()
+        finally:
+            self.table.unsubscribe(self)
+            writer.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await writer  # a writer that failed on a closed socket needs no report
+
+    async def _write(self) -> None:
+        while (message := await self._outbox.get()) is not None:
+            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+        await self.websocket.close(TOO_SLOW, "too many messages waiting; reconnect")
+
+    async def _read(self) -> None:
+        while True:
+            event = await self.websocket.receive()
+            if event["type"] == "websocket.disconnect":
+                return
+            text = event.get("text")
+            if text is None:
+                self.send(error_message("send messages as JSON text frames"))
+                continue
+            try:
+                await self._handle(text)
+            except Refused as exc:
+                self.send(error_message(exc.message, exc.request_id))
+
+    async def _handle(self, text: str) -> None:
+        message = parse_client_message(text)
+        try:
+            if isinstance(message, PlayMessage):
+                await self.table.play(self.seat, message.action, message.version,
+                                      message.request_id)
+            else:
+                await self.table.resign(self.seat)
+        except Refused as exc:
+            exc.request_id = message.request_id
+            raise

@@ -1,0 +1,182 @@
+"""The JSON the server reads and writes (docs/server-api.md), as pydantic models.
+
+Client input is read in two steps — JSON, then the model — so each refusal says what was wrong:
+``parse_create`` for ``POST /api/games`` and ``parse_client_message`` for WebSocket messages.
+Anything refused raises ``Refused`` with an HTTP status that fits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+from warboard.ai.levels import LEVELS
+
+MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
+
+Level = Literal[tuple(LEVELS)]  # the AI levels: easy, medium, hard, expert
+
+RequestId = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class Refused(Exception):
+    """A request or message that is refused; nothing changed. ``status`` is the HTTP status."""
+
+    def __init__(self, message: str, status: int = 400,
+                 request_id: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.request_id = request_id
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ----------------------------------------------------------------------------- client → server
+
+class CreateGame(_Strict):
+    """``POST /api/games``."""
+
+    game: str = "hill218"
+    options: dict[str, Any] = Field(default_factory=dict)
+    mode: Literal["ai", "friend", "hotseat"] = "ai"
+    ai_level: Level = "medium"
+    seat: Literal[0, 1] = 0
+
+
+class PlayMessage(_Strict):
+    type: Literal["play"]
+    action: dict[str, Any]
+    version: StrictInt
+    request_id: RequestId
+
+
+class ResignMessage(_Strict):
+    type: Literal["resign"]
+    request_id: RequestId | None = None
+
+
+CLIENT_MESSAGES: dict[str, type[PlayMessage | ResignMessage]] = {
+    "play": PlayMessage, "resign": ResignMessage}
+
+
+# ----------------------------------------------------------------------------- server → client
+
+class LastDecision(BaseModel):
+    seat: int
+    action: dict[str, Any]
+
+
+class GameState(BaseModel):
+    """A game as one seat (or a spectator, ``seat`` null) may see it."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    mode: str
+    seat: int | None
+    version: int
+    status: Literal["waiting", "playing", "over"]
+    result: dict[str, Any] | None
+    players: list[str]
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+    log: list[str]
+    last: LastDecision | None
+
+
+class StateMessage(GameState):
+    type: Literal["state"] = "state"
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"] = "error"
+    message: str
+    request_id: str | None = None
+
+
+class ThinkingMessage(BaseModel):
+    type: Literal["thinking"] = "thinking"
+    seat: int
+
+
+def error_message(message: str, request_id: str | None = None) -> dict[str, Any]:
+    """An ``error`` message as JSON data."""
+    return ErrorMessage(message=message, request_id=request_id).model_dump(mode="json")
+
+
+class GameCreated(BaseModel):
+    """The answer to ``POST /api/games``."""
+
+    id: str
+    game: str
+    mode: str
+    seat: int
+    token: str
+    tokens: dict[str, str] | None = None  # hotseat: both seats' tokens
+    invite: str | None = None  # friend: the other seat's link
+    url: str
+
+
+class GameListed(BaseModel):
+    id: str
+    game: str
+    mode: str
+    seat: int
+    status: str
+    result: dict[str, Any] | None
+    created: str
+    updated: str
+
+
+class GameList(BaseModel):
+    games: list[GameListed]
+
+
+# ----------------------------------------------------------------------------- reading
+
+def describe(errors: Iterable[Mapping[str, Any]]) -> str:
+    """Validation errors in one line: ``version: Input should be a valid integer``."""
+    parts = []
+    for err in errors:
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
+    return "; ".join(parts)
+
+
+def _json(data: bytes | str, what: str) -> Any:
+    size = len(data.encode("utf-8") if isinstance(data, str) else data)
+    if size > MAX_MESSAGE_BYTES:
+        raise Refused(f"{what} too large: {size} bytes (at most {MAX_MESSAGE_BYTES})", 413)
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise Refused(f"{what} is not JSON: {exc}", 400) from None
+
+
+def parse_create(body: bytes) -> CreateGame:
+    data = _json(body or b"{}", "the request body")
+    try:
+        return CreateGame.model_validate(data)
+    except ValidationError as exc:
+        raise Refused(describe(exc.errors(include_url=False)), 422) from None
+
+
+def parse_client_message(text: str) -> PlayMessage | ResignMessage:
+    data = _json(text, "the message")
+    request_id = data.get("request_id") if isinstance(data, dict) else None
+    request_id = request_id if isinstance(request_id, str) else None
+    kind = data.get("type") if isinstance(data, dict) else None
+    model = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise Refused(f"unknown message type {kind!r}; expected one of "
+                      f"{', '.join(CLIENT_MESSAGES)}", 400, request_id)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise Refused(describe(exc.errors(include_url=False)), 422, request_id) from None

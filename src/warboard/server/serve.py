@@ -1,0 +1,62 @@
+"""``warboard serve``: open the database, build the app and run it with Uvicorn (one process)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+
+import uvicorn
+from fastapi import FastAPI
+
+from warboard.server.ai_runner import AIRunner
+from warboard.server.app import create_app
+from warboard.server.storage import Storage
+
+# WebSocket frames up to this size reach the app, which refuses messages over 64 KiB with an
+# error message; a larger frame closes the connection (code 1009).
+WS_FRAME_LIMIT = 1024 * 1024
+TOKEN_IN_URL = re.compile(r"(\btokens?=)[^&\s\"]+")
+
+
+class HideTokens(logging.Filter):
+    """Blanks the seats' tokens in the URLs Uvicorn logs (``?token=...`` -> ``?token=***``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(TOKEN_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a
+                                for a in record.args)
+        return True
+
+
+def server_config(app: FastAPI, host: str, port: int) -> uvicorn.Config:
+    """Uvicorn's settings, with tokens kept out of its log."""
+    config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_FRAME_LIMIT,
+                            log_level="info")
+    for name in ("uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, HideTokens) for f in logger.filters):
+            logger.addFilter(HideTokens())
+    return config
+
+
+def address(host: str, port: int) -> str:
+    """The address to open in a browser."""
+    if host in ("0.0.0.0", "::", ""):
+        host = "localhost"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    storage = Storage(args.database_url)
+    ai = AIRunner(args.ai_workers)
+    app = create_app(storage, ai)
+    print(f"warboard table server: open {address(args.host, args.port)} in a browser\n"
+          f"  games are stored in {storage.describe()}\n"
+          f"  the computer thinks {ai.describe()}\n"
+          f"  press Ctrl+C to stop", flush=True)
+    server = uvicorn.Server(server_config(app, args.host, args.port))
+    server.run()
+    return 0 if server.started else 1
