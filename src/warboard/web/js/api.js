@@ -1,0 +1,134 @@
+// The server's API (docs/server-api.md): HTTP calls and the game WebSocket.
+
+import { uuid } from "./dom.js";
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "The server cannot be reached.");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    // an empty or non-JSON answer: reported below by status
+  }
+  if (!res.ok) {
+    const msg = (data && (data.error || data.detail)) || `${res.status} ${res.statusText}`;
+    throw new ApiError(res.status, typeof msg === "string" ? msg : JSON.stringify(msg));
+  }
+  return data;
+}
+
+const q = (params) => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined) p.set(k, v);
+  const s = p.toString();
+  return s ? `?${s}` : "";
+};
+
+export const api = {
+  createGame: (body) => call("POST", "/api/games", body),
+  game: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}${q({ token })}`),
+  games: (tokens) => call("GET", `/api/games${q({ tokens: tokens.join(",") })}`),
+  record: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/record${q({ token })}`),
+};
+
+/**
+ * One seat's live connection to a game. Reconnects after a drop (the server sends the full
+ * state on every connect, so nothing is lost). Callbacks: onState(msg), onThinking(msg),
+ * onError(msg), onStatus("open" | "closed" | "refused").
+ */
+export class GameSocket {
+  constructor(id, token, handlers) {
+    this.id = id;
+    this.token = token;
+    this.h = handlers;
+    this.version = null;
+    this.closed = false;
+    this.retry = 0;
+    this.pending = new Map(); // request_id -> action, until the next state or error
+    this.open();
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const tok = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.id)}${tok}`;
+  }
+
+  open() {
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.h.onStatus?.("open");
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "state") {
+        this.version = msg.version;
+        this.pending.clear();
+        this.h.onState?.(msg);
+      } else if (msg.type === "thinking") {
+        this.h.onThinking?.(msg);
+      } else if (msg.type === "error") {
+        this.pending.delete(msg.request_id);
+        this.h.onError?.(msg);
+      }
+    };
+    ws.onclose = (ev) => {
+      if (this.closed) return;
+      if (ev.code === 1008) {
+        // policy violation: a bad token. Retrying would not help.
+        this.h.onStatus?.("refused");
+        return;
+      }
+      this.h.onStatus?.("closed");
+      const delay = Math.min(8000, 500 * 2 ** this.retry++);
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  /** Send a play; returns its request id. */
+  play(action) {
+    const request_id = uuid();
+    this.pending.set(request_id, action);
+    this.send({ type: "play", action, version: this.version, request_id });
+    return request_id;
+  }
+
+  resign() {
+    this.send({ type: "resign" });
+  }
+
+  send(msg) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    else this.h.onError?.({ message: "Not connected to the server; retrying…" });
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+  }
+}

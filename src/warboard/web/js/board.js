@@ -1,0 +1,504 @@
+// The SVG board: the unbounded grid drawn around whatever is on it, with pan (drag), zoom
+// (wheel, pinch, buttons) and highlights. It only draws what it is given (a view's board and
+// the picker's overlay); clicks come back as grid cells.
+
+import { h, s, clear } from "./dom.js";
+import { abbrev, seatName, unitInfo, unitTitle } from "./units.js";
+
+const C = 100; // one cell, in SVG user units
+const HALF = C / 2;
+const BASES = [[0, -1], [0, 1]]; // seat 0's base, seat 1's base (contract §1)
+const key = (x, y) => `${x},${y}`;
+
+export class Board {
+  /**
+   * @param {HTMLElement} host  element to fill (gets the svg and the zoom buttons)
+   * @param {object} opts  {rules, onCell(cell), onHover(cell|null), label}
+   */
+  constructor(host, opts) {
+    this.host = host;
+    this.opts = opts;
+    this.rules = opts.rules;
+    this.flipped = false;
+    this.view = { cx: 0, cy: 0, scale: 1 }; // scale: user units per CSS pixel
+    this.userMoved = false;
+    this.pointers = new Map();
+    this.hover = null;
+    this.board = [];
+    this.overlay = {};
+    this.build();
+  }
+
+  build() {
+    this.svg = s("svg", {
+      class: "board-svg", role: "group", "aria-label": this.opts.label || "Board",
+      xmlns: "http://www.w3.org/2000/svg",
+    });
+    this.svg.append(s("defs", {},
+      s("pattern", { id: "hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse",
+        patternTransform: "rotate(45)" },
+      s("rect", { width: 4, height: 10, class: "hatch-stroke" })),
+    ));
+    this.layers = {};
+    for (const name of ["grid", "labels", "terrain", "last", "units", "overlay", "fx"]) {
+      this.layers[name] = this.svg.appendChild(s("g", { class: `layer-${name}` }));
+    }
+    const btn = (label, text, fn) => h("button", {
+      type: "button", class: "zoom-btn", "aria-label": label, title: label, onclick: fn,
+    }, text);
+    this.controls = h("div", { class: "board-controls" },
+      btn("Zoom in", "+", () => this.zoomBy(1 / 1.25)),
+      btn("Zoom out", "−", () => this.zoomBy(1.25)),
+      btn("Fit the board to the screen", "⤢", () => this.fit(true)),
+      btn("Turn the board round", "⇅", () => this.setFlipped(!this.flipped)),
+    );
+    this.host.append(this.svg, this.controls);
+    this.attachPointer();
+    new ResizeObserver(() => this.applyView()).observe(this.svg);
+  }
+
+  // ------------------------------------------------------------------ geometry
+
+  /** grid cell -> SVG point (North at the top unless the board is turned round). */
+  toSvg(x, y) {
+    return this.flipped ? [-x * C, y * C] : [x * C, -y * C];
+  }
+
+  toCell(px, py) {
+    const x = Math.round(px / C);
+    const y = Math.round(-py / C);
+    return this.flipped ? [-x, -y] : [x, y];
+  }
+
+  clientToCell(clientX, clientY) {
+    const ctm = this.svg.getScreenCTM();
+    if (!ctm) return null;
+    const p = new DOMPoint(clientX, clientY).matrixTransform(ctm.inverse());
+    return this.toCell(p.x, p.y);
+  }
+
+  /** Cells to show: hill, bases, units and highlights, with a one-cell margin. */
+  bounds() {
+    const cells = [[0, 0], ...BASES, ...this.board.map((c) => [c.x, c.y]),
+      ...(this.overlay.places || []), ...(this.overlay.targets || [])];
+    const xs = cells.map((c) => c[0]);
+    const ys = cells.map((c) => c[1]);
+    return {
+      x0: Math.min(...xs) - 1, x1: Math.max(...xs) + 1,
+      y0: Math.min(...ys) - 1, y1: Math.max(...ys) + 1,
+    };
+  }
+
+  // ------------------------------------------------------------------ view (pan and zoom)
+
+  size() {
+    const r = this.svg.getBoundingClientRect();
+    return [Math.max(r.width, 1), Math.max(r.height, 1)];
+  }
+
+  applyView() {
+    const [w, h2] = this.size();
+    const { cx, cy, scale } = this.view;
+    this.svg.setAttribute("viewBox",
+      `${cx - (w * scale) / 2} ${cy - (h2 * scale) / 2} ${w * scale} ${h2 * scale}`);
+  }
+
+  /** Fit the grid (plus its labels) in the box; `byUser` = the Fit button. */
+  fit(byUser = false) {
+    if (byUser) this.userMoved = false;
+    const b = this.bounds();
+    const [ax, ay] = this.toSvg(b.x0, b.y0);
+    const [bx, by] = this.toSvg(b.x1, b.y1);
+    const pad = C * 0.9; // room for the coordinate labels
+    const wx = Math.abs(bx - ax) + C + pad;
+    const wy = Math.abs(by - ay) + C + pad;
+    const [w, h2] = this.size();
+    // keep the grid clear of the zoom buttons along the right edge
+    const side = w > 300 ? 56 : 0;
+    const scale = Math.max(wx / (w - side), wy / h2, 0.25);
+    this.animateTo({ cx: (ax + bx) / 2 + (side / 2) * scale, cy: (ay + by) / 2, scale });
+  }
+
+  animateTo(target) {
+    cancelAnimationFrame(this.anim);
+    const from = { ...this.view };
+    const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (reduce || !this.drawnOnce) {
+      this.view = target;
+      this.applyView();
+      return;
+    }
+    const t0 = performance.now();
+    const step = (t) => {
+      const k = Math.min(1, (t - t0) / 220);
+      const e = 1 - (1 - k) ** 3;
+      this.view = {
+        cx: from.cx + (target.cx - from.cx) * e,
+        cy: from.cy + (target.cy - from.cy) * e,
+        scale: from.scale * (target.scale / from.scale) ** e,
+      };
+      this.applyView();
+      if (k < 1) this.anim = requestAnimationFrame(step);
+    };
+    this.anim = requestAnimationFrame(step);
+  }
+
+  /** Zoom by `f` (>1 = out) around a client point (the centre by default). */
+  zoomBy(f, clientX = null, clientY = null) {
+    cancelAnimationFrame(this.anim);
+    const scale = Math.min(8, Math.max(0.2, this.view.scale * f));
+    const real = scale / this.view.scale;
+    if (clientX !== null) {
+      const r = this.svg.getBoundingClientRect();
+      const [w, h2] = this.size();
+      // keep the point under the cursor fixed
+      const px = this.view.cx + (clientX - r.left - w / 2) * this.view.scale;
+      const py = this.view.cy + (clientY - r.top - h2 / 2) * this.view.scale;
+      this.view.cx = px + (this.view.cx - px) * real;
+      this.view.cy = py + (this.view.cy - py) * real;
+    }
+    this.view.scale = scale;
+    this.userMoved = true;
+    this.applyView();
+  }
+
+  panBy(dxPx, dyPx) {
+    this.view.cx -= dxPx * this.view.scale;
+    this.view.cy -= dyPx * this.view.scale;
+    this.userMoved = true;
+    this.applyView();
+  }
+
+  setFlipped(flipped) {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.draw();
+    this.fit();
+  }
+
+  attachPointer() {
+    const svg = this.svg;
+    let drag = null; // {x, y, moved, multi}
+    let pinch = null; // {dist, mx, my}
+    svg.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 && e.pointerType === "mouse") return;
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      svg.setPointerCapture?.(e.pointerId);
+      if (this.pointers.size === 1) drag = { x: e.clientX, y: e.clientY, moved: false, multi: false };
+      else if (drag) drag.multi = true;
+      if (this.pointers.size === 2) pinch = this.pinchInfo();
+    });
+    svg.addEventListener("pointermove", (e) => {
+      const p = this.pointers.get(e.pointerId);
+      if (!p) {
+        if (e.pointerType === "mouse") this.setHover(this.clientToCell(e.clientX, e.clientY));
+        return;
+      }
+      const dx = e.clientX - p.x;
+      const dy = e.clientY - p.y;
+      p.x = e.clientX;
+      p.y = e.clientY;
+      if (this.pointers.size >= 2 && pinch) {
+        const now = this.pinchInfo();
+        this.zoomBy(pinch.dist / now.dist, now.mx, now.my);
+        this.panBy(now.mx - pinch.mx, now.my - pinch.my);
+        pinch = now;
+        return;
+      }
+      if (!drag) return;
+      if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) > 6) {
+        drag.moved = true;
+        svg.classList.add("panning");
+      }
+      if (drag.moved) this.panBy(dx, dy);
+    });
+    const end = (e) => {
+      if (!this.pointers.has(e.pointerId)) return;
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size < 2) pinch = null;
+      if (this.pointers.size === 0) {
+        svg.classList.remove("panning");
+        if (drag && !drag.moved && !drag.multi && e.type === "pointerup") {
+          const cell = this.clientToCell(e.clientX, e.clientY);
+          if (cell) this.opts.onCell?.(cell);
+        }
+        drag = null;
+      }
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+    svg.addEventListener("pointerleave", (e) => {
+      if (e.pointerType === "mouse") this.setHover(null);
+    });
+    svg.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const f = Math.exp(Math.max(-60, Math.min(60, e.deltaY)) * 0.004);
+      this.zoomBy(f, e.clientX, e.clientY);
+    }, { passive: false });
+  }
+
+  pinchInfo() {
+    const [a, b] = [...this.pointers.values()];
+    return { dist: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)), mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+  }
+
+  setHover(cell) {
+    const k = cell ? key(...cell) : null;
+    if (k === (this.hover ? key(...this.hover) : null)) return;
+    this.hover = cell;
+    this.opts.onHover?.(cell);
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  /**
+   * @param {Array} board  the view's board: [{x, y, seat, unit}]
+   * @param {object} overlay  {places, targets, chosen, hits, preview, chosenUnit, mySeat}
+   * @param {object} last  the last decision {seat, action} or null
+   */
+  render(board, overlay = {}, last = null) {
+    this.board = board || [];
+    this.overlay = overlay;
+    this.last = last;
+    const b = this.bounds();
+    const grew = !this.lastBounds || ["x0", "x1", "y0", "y1"].some((k) => b[k] !== this.lastBounds[k]);
+    this.lastBounds = b;
+    this.draw();
+    if (!this.drawnOnce || (grew && !this.userMoved)) this.fit();
+    this.drawnOnce = true;
+  }
+
+  /** Redraw the highlights only (hover previews), without refitting the view. */
+  setOverlay(overlay) {
+    this.overlay = overlay;
+    this.drawOverlay();
+  }
+
+  draw() {
+    const b = this.lastBounds || this.bounds();
+    this.drawGrid(b);
+    this.drawTerrain();
+    this.drawLast();
+    this.drawUnits();
+    this.drawOverlay();
+  }
+
+  drawGrid(b) {
+    const g = clear(this.layers.grid);
+    const lab = clear(this.layers.labels);
+    for (let x = b.x0; x <= b.x1; x++) {
+      for (let y = b.y0; y <= b.y1; y++) {
+        const [px, py] = this.toSvg(x, y);
+        g.append(s("rect", { x: px - HALF, y: py - HALF, width: C, height: C, class: "cell" }));
+      }
+    }
+    // coordinates on all four sides, like the terminal board
+    const [lx0, ly0] = this.toSvg(b.x0, b.y0);
+    const [lx1, ly1] = this.toSvg(b.x1, b.y1);
+    const top = Math.min(ly0, ly1) - HALF - 18;
+    const bottom = Math.max(ly0, ly1) + HALF + 30;
+    const left = Math.min(lx0, lx1) - HALF - 22;
+    const right = Math.max(lx0, lx1) + HALF + 22;
+    for (let x = b.x0; x <= b.x1; x++) {
+      const [px] = this.toSvg(x, 0);
+      lab.append(s("text", { x: px, y: top, class: "coord" }, x));
+      lab.append(s("text", { x: px, y: bottom, class: "coord" }, x));
+    }
+    for (let y = b.y0; y <= b.y1; y++) {
+      const [, py] = this.toSvg(0, y);
+      lab.append(s("text", { x: left, y: py + 7, class: "coord" }, y));
+      lab.append(s("text", { x: right, y: py + 7, class: "coord" }, y));
+    }
+  }
+
+  drawTerrain() {
+    const g = clear(this.layers.terrain);
+    const [hx, hy] = this.toSvg(0, 0);
+    const ogre = this.rules.name === "ogre218";
+    const hill = s("g", { class: ogre ? "crater" : "hill", transform: `translate(${hx} ${hy})` },
+      s("title", {}, `${this.rules.hillName} (0,0): no card is ever played here`));
+    if (ogre) {
+      hill.append(
+        s("circle", { r: 40, class: "crater-rim" }),
+        s("circle", { r: 28, class: "crater-pit" }),
+        s("text", { y: 6, class: "terrain-label light" }, "crater"),
+      );
+    } else {
+      hill.append(
+        s("ellipse", { rx: 44, ry: 38, class: "contour c1" }),
+        s("ellipse", { rx: 32, ry: 26, class: "contour c2" }),
+        s("ellipse", { rx: 18, ry: 13, class: "contour c3" }),
+        s("text", { y: 7, class: "terrain-label" }, "218"),
+      );
+    }
+    g.append(hill);
+    const occupied = new Set(this.board.map((c) => key(c.x, c.y)));
+    BASES.forEach(([bx, by], seat) => {
+      const [px, py] = this.toSvg(bx, by);
+      const base = s("g", { class: `base s${seat}`, transform: `translate(${px} ${py})` },
+        s("title", {}, `${seatName(seat)}'s ${this.rules.baseName} (${bx},${by})`),
+        s("rect", { x: -46, y: -46, width: 92, height: 92, rx: 10, class: "base-ring" }));
+      if (!occupied.has(key(bx, by))) {
+        base.append(
+          s("path", { d: "M-10 -22 v34 M-10 -22 l24 8 l-24 8", class: "base-flag" }),
+          s("text", { y: 32, class: "base-label" },
+            `${seatName(seat)} ${this.rules.name === "ogre218" ? "CP" : "base"}`),
+        );
+      }
+      g.append(base);
+    });
+  }
+
+  drawUnits() {
+    const g = clear(this.layers.units);
+    for (const c of this.board) g.append(this.unitCard(c));
+  }
+
+  unitCard(c, extraClass = "") {
+    const [px, py] = this.toSvg(c.x, c.y);
+    const info = unitInfo(this.rules, c.unit);
+    const damaged = c.unit === "damaged_ogre";
+    const outer = s("g", {
+      class: `unit s${c.seat}${damaged ? " damaged" : ""} ${extraClass}`,
+      transform: `translate(${px} ${py})`, "data-cell": key(c.x, c.y), "data-unit": c.unit,
+    });
+    const inner = s("g", { class: "unit-body" },
+      s("title", {}, `${seatName(c.seat)} ${unitTitle(this.rules, c.unit)} at (${c.x},${c.y})`
+        + (damaged ? " — damaged: one more hit destroys it" : "")),
+      s("rect", { x: -42, y: -42, width: 84, height: 84, rx: 9, class: "card" }));
+    // facing: a notch on the card's forward edge (South faces up the board, North down)
+    const up = (c.seat === 0) !== this.flipped;
+    inner.append(s("path", { d: up ? "M-10 -34 L0 -41 L10 -34" : "M-10 34 L0 41 L10 34", class: "facing" }));
+    if (damaged) {
+      // hatched card, a hit burst in the corner and a label: readable without colour
+      inner.append(
+        s("rect", { x: -42, y: -42, width: 84, height: 84, rx: 9, class: "damage-hatch" }),
+        s("path", { class: "burst", d: burst(27, -27, 15, 7) }),
+      );
+    }
+    inner.append(s("text", { y: damaged ? 4 : 10, class: "abbrev" }, info.abbrev || abbrev(this.rules, c.unit)));
+    if (damaged) inner.append(s("text", { y: 28, class: "dmg-label" }, "DAMAGED"));
+    outer.append(inner);
+    return outer;
+  }
+
+  drawLast() {
+    const g = clear(this.layers.last);
+    const a = this.last?.action;
+    if (!a) return;
+    const mark = (cell, cls) => {
+      const [px, py] = this.toSvg(cell[0], cell[1]);
+      g.append(s("rect", { x: px - 48, y: py - 48, width: 96, height: 96, rx: 11, class: cls }));
+    };
+    if (a.play === "deploy") {
+      mark(a.at, `last-at s${this.last.seat}`);
+      for (const t of a.attacks || []) mark(t, "last-hit");
+    } else if (a.play === "strike") {
+      mark(a.target, "last-hit");
+    }
+  }
+
+  drawOverlay() {
+    const g = clear(this.layers.overlay);
+    const o = this.overlay;
+    for (const [x, y] of o.places || []) {
+      const [px, py] = this.toSvg(x, y);
+      const el = s("g", {
+        class: "place", transform: `translate(${px} ${py})`, tabindex: 0, role: "button",
+        "aria-label": `Place ${o.unitTitle || "the card"} at ${x},${y}`, "data-cell": key(x, y),
+      },
+      s("rect", { x: -44, y: -44, width: 88, height: 88, rx: 10 }),
+      s("path", { d: "M-12 0 H12 M0 -12 V12", class: "plus" }));
+      this.keyable(el, [x, y]);
+      g.append(el);
+    }
+    for (const [x, y] of o.preview || []) g.append(this.reticle(x, y, "preview", false));
+    for (const [x, y] of o.targets || []) {
+      const el = this.reticle(x, y, "target", true);
+      el.setAttribute("aria-label", `Hit ${this.describeCell(x, y)}`);
+      g.append(el);
+    }
+    if (o.chosen) {
+      const [px, py] = this.toSvg(...o.chosen);
+      g.append(s("g", { class: "chosen", transform: `translate(${px} ${py})` },
+        s("rect", { x: -44, y: -44, width: 88, height: 88, rx: 10 }),
+        s("text", { y: 10, class: "abbrev" }, o.chosenAbbrev || "")));
+    }
+    (o.hits || []).forEach(([x, y], i) => {
+      const [px, py] = this.toSvg(x, y);
+      g.append(s("g", { class: "picked-hit", transform: `translate(${px} ${py})` },
+        s("path", { d: "M-26 -26 L26 26 M26 -26 L-26 26" }),
+        s("text", { x: 30, y: -26, class: "hit-order" }, i + 1)));
+    });
+  }
+
+  reticle(x, y, cls, interactive) {
+    const [px, py] = this.toSvg(x, y);
+    const el = s("g", { class: cls, transform: `translate(${px} ${py})`, "data-cell": key(x, y) },
+      s("circle", { r: 36 }),
+      s("path", { d: "M0 -46 V-26 M0 26 V46 M-46 0 H-26 M26 0 H46" }));
+    if (interactive) {
+      el.setAttribute("tabindex", 0);
+      el.setAttribute("role", "button");
+      this.keyable(el, [x, y]);
+    }
+    return el;
+  }
+
+  describeCell(x, y) {
+    const u = this.board.find((c) => c.x === x && c.y === y);
+    return u ? `${seatName(u.seat)} ${unitTitle(this.rules, u.unit)} at ${x},${y}` : `${x},${y}`;
+  }
+
+  keyable(el, cell) {
+    el.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        this.opts.onCell?.(cell);
+      }
+    });
+    el.addEventListener("focus", () => this.opts.onHover?.(cell));
+  }
+
+  /**
+   * Short effects for what changed: destroyed units fade and shake where they stood, hit
+   * Ogres shake. `gone`: [{x, y, seat, unit}] no longer on the board; `hit`: cells damaged.
+   */
+  effects(gone, hit) {
+    const fx = this.layers.fx;
+    for (const c of gone) {
+      const ghost = this.unitCard(c, "destroyed");
+      fx.append(ghost);
+      setTimeout(() => ghost.remove(), 1100);
+    }
+    for (const [x, y] of hit) {
+      const el = this.layers.units.querySelector(`[data-cell="${key(x, y)}"]`);
+      el?.classList.add("hit");
+    }
+  }
+}
+
+/** A spiky star centred on (cx, cy): the "hit" mark of a damaged Ogre. */
+function burst(cx, cy, r1, r2, n = 8) {
+  const pts = [];
+  for (let i = 0; i < n * 2; i++) {
+    const r = i % 2 ? r2 : r1;
+    const a = (Math.PI * i) / n - Math.PI / 2;
+    pts.push(`${(cx + r * Math.cos(a)).toFixed(1)} ${(cy + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return `M${pts.join(" L")} Z`;
+}
+
+/** What disappeared or was damaged between two boards (for Board.effects). */
+export function boardChanges(before, after) {
+  const now = new Map(after.map((c) => [key(c.x, c.y), c]));
+  const gone = [];
+  const hit = [];
+  for (const c of before) {
+    const n = now.get(key(c.x, c.y));
+    if (!n || n.seat !== c.seat) gone.push(c);
+    else if (n.unit === "damaged_ogre" && c.unit === "ogre") hit.push([c.x, c.y]);
+    else if (n.unit !== c.unit) gone.push(c);
+  }
+  return { gone, hit };
+}

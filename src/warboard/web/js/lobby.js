@@ -1,0 +1,165 @@
+// The lobby at /: start a game (ruleset, opponent, seat, options) and see this browser's games.
+
+import { api } from "./api.js";
+import { h, mount } from "./dom.js";
+import { allTokens, forgetGame, rememberGame } from "./store.js";
+import { resultText, ruleset, seatName } from "./units.js";
+
+const LEVELS = [
+  ["easy", "Easy — greedy, plays at once"],
+  ["medium", "Medium"],
+  ["hard", "Hard — answers within a second"],
+  ["expert", "Expert — up to 5 s a play"],
+];
+
+export function showLobby(root) {
+  document.title = "warboard — Hill 218 and Ogre 218";
+  const form = newGameForm();
+  const games = h("div", { class: "my-games", "aria-live": "polite" },
+    h("p", { class: "muted" }, "Loading your games…"));
+  mount(root, h("div", { class: "lobby" },
+    h("section", { class: "hero" },
+      h("h1", {}, "Two armies. One hill."),
+      h("p", { class: "lede" },
+        "Play ", h("em", {}, "The Battle for Hill 218"), " or ", h("em", {}, "Ogre: Objective 218"),
+        " against the computer, a friend on another device, or a friend on this screen. ",
+        h("a", { href: "/rules" }, "How to play"), ".")),
+    h("div", { class: "lobby-grid" },
+      h("section", { class: "panel new-game", "aria-labelledby": "new-game-h" },
+        h("h2", { id: "new-game-h" }, "New game"), form),
+      h("section", { class: "panel", "aria-labelledby": "my-games-h" },
+        h("h2", { id: "my-games-h" }, "Your games"), games))));
+  loadGames(games);
+}
+
+function radio(name, value, label, checked, extra = null) {
+  const id = `${name}-${value}`;
+  return h("label", { class: "choice", for: id },
+    h("input", { type: "radio", name, value, id, checked }),
+    h("span", { class: "choice-body" }, h("span", { class: "choice-label" }, label),
+      extra ? h("span", { class: "choice-extra" }, extra) : null));
+}
+
+function newGameForm() {
+  const level = h("select", { name: "ai_level", id: "ai-level" },
+    LEVELS.map(([v, t]) => h("option", { value: v, selected: v === "easy" }, t)));
+  const handicap = (seat) => h("select", { name: `dog${seat}`, "aria-label": `${seatName(seat)}'s damaged Ogres` },
+    [0, 1, 2].map((n) => h("option", { value: n }, String(n))));
+  const err = h("p", { class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "btn primary big" }, "Start the game");
+
+  const form = h("form", { class: "new-game-form" },
+    h("fieldset", {}, h("legend", {}, "Game"),
+      h("div", { class: "choices two" },
+        radio("game", "hill218", "The Battle for Hill 218", true, "infantry, tanks, artillery, air strikes"),
+        radio("game", "ogre218", "Ogre: Objective 218", false, "GEVs, howitzers, cruise missiles — and Ogres"))),
+    h("fieldset", {}, h("legend", {}, "Opponent"),
+      h("div", { class: "choices three" },
+        radio("mode", "ai", "Computer", true),
+        radio("mode", "friend", "A friend", false, "by invite link"),
+        radio("mode", "hotseat", "Hot-seat", false, "two players, this screen")),
+      h("div", { class: "field ai-only" }, h("label", { for: "ai-level" }, "Computer level"), level)),
+    h("fieldset", { class: "seat-field" }, h("legend", {}, "Your side"),
+      h("div", { class: "choices two" },
+        radio("seat", "0", "South", true, "blue, base at the bottom"),
+        radio("seat", "1", "North", false, "red, base at the top")),
+      h("p", { class: "hint" }, "Who moves first is drawn at random.")),
+    h("fieldset", {}, h("legend", {}, "Options"),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "quick_start", id: "quick-start" }),
+        h("span", {}, h("strong", {}, "Quick start"), " — each side draws 3 cards; nobody puts cards under the deck")),
+      h("div", { class: "field ogre-only", hidden: true },
+        h("span", { class: "field-label" }, "Handicap: Ogres that start damaged"),
+        h("span", { class: "inline" }, "South ", handicap(0), " North ", handicap(1)))),
+    err, submit);
+
+  const sync = () => {
+    const d = new FormData(form);
+    form.querySelector(".ai-only").hidden = d.get("mode") !== "ai";
+    form.querySelector(".seat-field").hidden = d.get("mode") === "hotseat";
+    form.querySelector(".ogre-only").hidden = d.get("game") !== "ogre218";
+  };
+  form.addEventListener("change", sync);
+  sync();
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const d = new FormData(form);
+    const game = d.get("game");
+    const mode = d.get("mode");
+    const options = { quick_start: d.get("quick_start") === "on" };
+    if (game === "ogre218") {
+      const dog = [Number(d.get("dog0")), Number(d.get("dog1"))];
+      if (dog[0] || dog[1]) options.damaged_ogres = dog;
+    }
+    const body = { game, options, mode, seat: mode === "hotseat" ? 0 : Number(d.get("seat")) };
+    if (mode === "ai") body.ai_level = d.get("ai_level");
+    submit.disabled = true;
+    err.textContent = "";
+    try {
+      const res = await api.createGame(body);
+      rememberGame(res.id, {
+        game: res.game, mode: res.mode, seat: res.seat, token: res.token,
+        tokens: res.tokens, invite: res.invite, created: new Date().toISOString(),
+      });
+      location.assign(`/play/${encodeURIComponent(res.id)}`);
+    } catch (e) {
+      err.textContent = `Could not start the game: ${e.message}`;
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+async function loadGames(el) {
+  const tokens = allTokens();
+  if (!tokens.length) {
+    mount(el, h("p", { class: "muted" }, "No games yet. Games you start or join appear here."));
+    return;
+  }
+  let list;
+  try {
+    list = (await api.games(tokens)).games || [];
+  } catch (e) {
+    mount(el, h("p", { class: "form-error" }, `Could not load your games: ${e.message}`));
+    return;
+  }
+  // a hot-seat game answers once per seat: show it once
+  const seen = new Set();
+  list = list.filter((g) => !seen.has(g.id) && seen.add(g.id));
+  list.sort((a, b) => String(b.updated || b.created).localeCompare(String(a.updated || a.created)));
+  if (!list.length) {
+    mount(el, h("p", { class: "muted" }, "No games yet."));
+    return;
+  }
+  mount(el, h("ul", { class: "game-list" }, list.map((g) => gameRow(g, el))));
+}
+
+function gameRow(g, listEl) {
+  const rules = ruleset(g.game);
+  const hot = g.mode === "hotseat";
+  const mode = g.mode === "ai" ? "vs computer" : g.mode === "friend" ? "vs a friend" : "hot-seat";
+  let status = g.status === "waiting" ? "waiting for your friend" : g.status === "playing" ? "in play" : "over";
+  const summary = g.result?.summary || g.result;
+  if (g.status === "over" && summary && "winner" in summary) {
+    status = resultText(rules, summary, hot ? null : g.seat);
+  } else if (g.status === "over" && g.result?.abandoned) {
+    status = g.result.by === g.seat && !hot ? "you resigned" : `${seatName(g.result.by)} resigned`;
+  }
+  const when = g.updated || g.created;
+  return h("li", { class: `game-row ${g.status}` },
+    h("div", { class: "game-row-main" },
+      h("a", { href: `/play/${encodeURIComponent(g.id)}`, class: "game-link" }, rules.title),
+      h("span", { class: "muted" }, ` · ${mode}${hot ? "" : ` · you are ${seatName(g.seat)}`}`),
+      h("div", { class: `game-status ${g.status}` }, status,
+        when ? h("time", { datetime: when, class: "muted" }, ` · ${new Date(when).toLocaleString()}`) : null)),
+    h("div", { class: "game-row-actions" },
+      h("a", { class: "btn small", href: `/play/${encodeURIComponent(g.id)}` },
+        g.status === "over" ? "Open" : "Continue"),
+      g.status === "over" ? h("a", { class: "btn small", href: `/replay/${encodeURIComponent(g.id)}` }, "Replay") : null,
+      h("button", { type: "button", class: "btn small ghost", "aria-label": `Forget this ${rules.short} game`,
+        onclick: () => {
+          if (!confirm("Remove this game from the list? Its seat key is forgotten on this browser.")) return;
+          forgetGame(g.id);
+          loadGames(listEl);
+        } }, "Forget")));
+}

@@ -1,0 +1,26 @@
+// The router: one page shell (index.html) for every address the server sends it for.
+
+import { showLobby } from "./lobby.js";
+import { showReplay } from "./replay.js";
+import { showRules } from "./rules.js";
+import { showTable } from "./table.js";
+import { h, mount } from "./dom.js";
+
+function route() {
+  const root = document.getElementById("app");
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const m = /^\/(play|replay)\/([^/]+)$/.exec(path);
+  document.body.dataset.page = m ? m[1] : path === "/rules" ? "rules" : path === "/" ? "lobby" : "other";
+  for (const a of document.querySelectorAll(".site-nav a")) {
+    a.toggleAttribute("aria-current", a.getAttribute("href") === path);
+  }
+  if (m && m[1] === "play") return showTable(root, decodeURIComponent(m[2]));
+  if (m && m[1] === "replay") return showReplay(root, decodeURIComponent(m[2]));
+  if (path === "/rules") return showRules(root);
+  if (path === "/" || path === "/index.html") return showLobby(root);
+  mount(root, h("div", { class: "notice" }, h("h1", {}, "Page not found"),
+    h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+  return null;
+}
+
+route();

@@ -1,0 +1,420 @@
+// The game table at /play/{id}: connects the seat(s) this browser holds, draws the board, the
+// hand and the counters from the server's messages, and turns clicks into plays.
+//
+// Hot-seat games hold both seats' tokens: one socket per seat, and a "pass the device" curtain
+// whenever the seat to decide is not the one shown, so a player never sees the other's hand.
+
+import { api, GameSocket } from "./api.js";
+import { Board, boardChanges } from "./board.js";
+import { h, mount, copyText } from "./dom.js";
+import { renderHand } from "./hand.js";
+import { renderLog, renderSeats, turnText } from "./panel.js";
+import { Picker } from "./picker.js";
+import { getGame, rememberGame, tokenFromHash } from "./store.js";
+import {
+  playerLabel, resultText, ruleset, seatName, unitCount, unitInfo, unitTitle,
+} from "./units.js";
+import { toast } from "./toast.js";
+
+export async function showTable(root, id) {
+  // an invite link carries the seat's token in the hash: keep it, then take it out of the
+  // address bar so it is not shared by accident (a screenshot, a copied URL)
+  const hashToken = tokenFromHash();
+  if (hashToken) {
+    const known = getGame(id);
+    const held = known?.tokens ? Object.values(known.tokens) : known?.token ? [known.token] : [];
+    if (!held.includes(hashToken)) rememberGame(id, { token: hashToken, tokens: undefined });
+    history.replaceState(null, "", location.pathname);
+  }
+  const entry = getGame(id) || {};
+  mount(root, h("p", { class: "loading" }, "Loading the game…"));
+
+  let first;
+  const token = entry.tokens ? entry.tokens[entry.seat ?? 0] ?? entry.token : entry.token;
+  try {
+    first = await api.game(id, token);
+  } catch (err) {
+    mount(root, h("div", { class: "notice error" },
+      h("h1", {}, err.status === 404 ? "No such game" : "This game cannot be opened"),
+      h("p", {}, err.status === 403 ? "The key to this seat is not valid." : err.message),
+      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    return;
+  }
+  rememberGame(id, {
+    game: first.game, mode: first.mode, seat: first.seat,
+    created: entry.created || new Date().toISOString(),
+  });
+  new Table(root, id, first, getGame(id));
+}
+
+class Table {
+  constructor(root, id, first, entry) {
+    this.root = root;
+    this.id = id;
+    this.entry = entry;
+    this.mode = first.mode;
+    this.rules = ruleset(first.game);
+    this.players = first.players || [];
+    this.hotseat = this.mode === "hotseat" && entry.tokens;
+    this.states = {}; // seat (or "spectator") -> last state message
+    this.shown = this.hotseat ? null : first.seat; // the seat whose view is on screen
+    this.thinking = null;
+    this.busy = false;
+    this.endShown = false;
+    this.prevBoard = null;
+    this.picker = new Picker();
+    this.build();
+    // draw the HTTP answer at once; the sockets then keep it current
+    this.onState(first.seat ?? "spectator", { type: "state", last: null, ...first });
+    this.connect(first);
+  }
+
+  build() {
+    this.el = {
+      banner: h("div", { class: "turn-banner", role: "status", "aria-live": "polite" }),
+      boardHost: h("div", { class: "board-host" }),
+      hand: h("section", { class: "hand-panel panel", "aria-label": "Your cards" }),
+      seats: h("section", { class: "seats-panel panel", "aria-label": "Both sides" }),
+      log: h("div", { class: "log", tabindex: 0, "aria-label": "Game log" }),
+      extra: h("div", { class: "table-extra" }),
+      curtain: h("div", { class: "curtain", hidden: true }),
+      end: h("div", { class: "end-screen", hidden: true }),
+    };
+    const e = this.el;
+    this.board = new Board(e.boardHost, {
+      rules: this.rules,
+      label: `${this.rules.title} board`,
+      onCell: (cell) => this.clickCell(cell),
+      onHover: (cell) => this.hover(cell),
+    });
+    const resign = h("button", { type: "button", class: "btn danger", onclick: () => this.resign() },
+      "Resign");
+    this.resignBtn = resign;
+    mount(this.root, h("div", { class: "table-page" },
+      h("div", { class: "table-top" },
+        h("h1", { class: "game-title" }, this.rules.title,
+          h("span", { class: "mode-tag" }, this.modeLabel())),
+        e.banner),
+      h("div", { class: "table-grid" },
+        h("section", { class: "board-area", "aria-label": "Board" }, e.boardHost),
+        h("div", { class: "side" },
+          e.extra,
+          e.hand,
+          e.seats,
+          h("section", { class: "log-panel panel", "aria-label": "Game log" },
+            h("h2", {}, "Game log"), e.log),
+          h("div", { class: "table-actions" }, resign,
+            h("a", { class: "btn", href: "/" }, "Lobby"))))),
+    e.curtain, e.end);
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape") this.cancel();
+    });
+  }
+
+  modeLabel() {
+    if (this.shown === null && !this.hotseat) return "spectating";
+    if (this.mode === "ai") {
+      const ai = this.players.find((p) => /^ai/.test(p)) || "ai";
+      return `vs AI · ${ai.replace(/^ai:?/, "") || "computer"}`;
+    }
+    if (this.mode === "friend") return "vs a friend";
+    if (this.mode === "hotseat") return "hot-seat";
+    return this.mode;
+  }
+
+  labels() {
+    return [0, 1].map((s) => {
+      if (this.hotseat) return playerLabel(this.players[s], s, null);
+      const label = playerLabel(this.players[s], s, this.shown);
+      return label || (this.mode === "friend" && this.shown !== null ? "friend" : "");
+    });
+  }
+
+  connect(first) {
+    const seats = this.hotseat ? [0, 1] : [first.seat];
+    this.sockets = {};
+    for (const seat of seats) {
+      const token = this.hotseat ? this.entry.tokens[seat] : this.entry.token;
+      const k = seat ?? "spectator";
+      this.sockets[k] = new GameSocket(this.id, seat === null ? null : token, {
+        onState: (msg) => this.onState(k, msg),
+        onThinking: (msg) => {
+          this.thinking = msg.seat;
+          this.render();
+        },
+        onError: (msg) => {
+          this.busy = false;
+          toast(msg.message || "Refused by the server", "error");
+          this.picker.setLegal(this.current()?.legal || []);
+          this.render();
+          // a stale version: something happened since this tab looked; fetch the game again
+          if (/stale/i.test(msg.message || "")) {
+            api.game(this.id, token).then((st) => this.onState(k, st)).catch(() => {});
+          }
+        },
+        onStatus: (st) => {
+          if (st === "refused") toast("The server refused this seat's key.", "error");
+          this.root.classList.toggle("offline", st === "closed");
+        },
+      });
+    }
+  }
+
+  current() {
+    if (this.hotseat) {
+      if (this.shown === null) return this.states[0] || this.states[1];
+      return this.states[this.shown];
+    }
+    return this.states[this.shown ?? "spectator"];
+  }
+
+  onState(k, msg) {
+    const prev = this.states[k];
+    if (prev && prev.version > msg.version) return; // a late message from before a reconnect
+    this.states[k] = msg;
+    if (msg.view?.to_move !== this.thinking) this.thinking = null;
+    const isShown = this.hotseat ? k === this.shown || this.shown === null : true;
+    if (isShown && (!prev || prev.version !== msg.version)) {
+      this.busy = false;
+      this.picker.setLegal(msg.legal || []);
+    }
+    if (this.hotseat) this.checkCurtain();
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ hot-seat curtain
+
+  /** The seat that must act next, from whichever socket knows it. */
+  seatToAct() {
+    const st = this.states[0] || this.states[1];
+    const v = st?.view;
+    if (!v || v.phase === "over" || st.status === "over") return null;
+    return v.to_move >= 0 ? v.to_move : null;
+  }
+
+  checkCurtain() {
+    const next = this.seatToAct();
+    if (next === null || next === this.shown) {
+      this.el.curtain.hidden = true;
+      return;
+    }
+    this.shown = null; // nobody's hand on screen until the next player says it is them
+    this.picker.setLegal([]);
+    mount(this.el.curtain, h("div", { class: "curtain-card", role: "dialog", "aria-modal": "true",
+      "aria-labelledby": "curtain-title" },
+    h("div", { class: `chip big s${next}`, "aria-hidden": "true" }),
+    h("h2", { id: "curtain-title" }, `Pass the device to ${seatName(next)}`),
+    h("p", {}, `${seatName(next)}'s cards are hidden until ${seatName(next)} is at the screen.`),
+    h("button", { type: "button", class: "btn primary big", autofocus: true,
+      onclick: () => this.reveal(next) }, `I am ${seatName(next)} — show my cards`)));
+    this.el.curtain.hidden = false;
+    this.el.curtain.querySelector("button")?.focus();
+  }
+
+  reveal(seat) {
+    this.shown = seat;
+    this.el.curtain.hidden = true;
+    this.prevBoard = null;
+    this.picker.setLegal(this.states[seat]?.legal || []);
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  render() {
+    const msg = this.current();
+    if (!msg) return;
+    const view = msg.view;
+    const seat = this.shown;
+    this.root.dataset.version = msg.version;
+    this.root.dataset.busy = String(this.busy);
+    this.root.dataset.phase = view.phase; // for tests and styling: deal, bury, play, over…
+    const myTurn = seat !== null && seat !== undefined && (msg.legal || []).length > 0;
+    const over = view.phase === "over" || msg.status === "over";
+    if (!this.flipSet && !this.hotseat && seat !== null && seat !== undefined) {
+      // North sees its own side at the bottom, as across a real table (a hot-seat board stays
+      // put between turns; ⇅ turns it by hand)
+      this.board.setFlipped(seat === 1);
+      this.flipSet = true;
+    }
+
+    // board: effects for what the last message destroyed
+    const changes = this.prevBoard ? boardChanges(this.prevBoard, view.board) : { gone: [], hit: [] };
+    this.prevBoard = view.board;
+    this.board.render(view.board, this.overlay(), msg.last);
+    if (changes.gone.length || changes.hit.length) this.board.effects(changes.gone, changes.hit);
+
+    const aiThinking = this.thinking ?? (this.mode === "ai" && !over && view.to_move >= 0
+      && /^ai/.test(this.players[view.to_move] || "") ? view.to_move : null);
+    const banner = turnText({
+      rules: this.rules, view, seat: this.hotseat ? null : seat, status: msg.status, result: msg.result,
+      thinking: aiThinking,
+      names: [0, 1].map((s) => (/^ai/.test(this.players[s] || "") ? `${seatName(s)} (AI)` : seatName(s))),
+    });
+    mount(this.el.banner,
+      aiThinking !== null && !over ? h("span", { class: "spinner", "aria-hidden": "true" }) : null,
+      h("span", {}, banner));
+    this.el.banner.className = `turn-banner${myTurn ? " mine" : ""}${over ? " over" : ""}`
+      + (view.to_move >= 0 ? ` s${view.to_move}` : "");
+
+    if (seat !== null && seat !== undefined) {
+      renderHand(this.el.hand, {
+        rules: this.rules, view, legal: msg.legal || [], picker: this.picker, active: myTurn && !this.busy,
+        title: this.hotseat ? `${seatName(seat)}'s hand` : "Your hand",
+        onUnit: (u) => this.chooseUnit(u),
+        onStrike: () => {
+          this.picker.startStrike();
+          this.render();
+        },
+        onBuryConfirm: () => this.send(this.picker.burialPlay()),
+        onBuryUndo: () => {
+          this.picker.undoBurial();
+          this.render();
+        },
+        onCancel: () => this.cancel(),
+      });
+      this.el.hand.hidden = false;
+    } else {
+      this.el.hand.hidden = !this.hotseat;
+      if (this.hotseat) mount(this.el.hand, h("p", { class: "muted" }, "Cards hidden."));
+    }
+    renderSeats(this.el.seats, { rules: this.rules, view, labels: this.labels() });
+    renderLog(this.el.log, msg.log || []);
+    this.renderExtra(msg);
+    this.resignBtn.hidden = over || seat === null || seat === undefined;
+    // a background tab shows whose move it is in its title
+    document.title = `${myTurn ? "● Your move — " : over ? "Game over — " : ""}${this.rules.short} — warboard`;
+    if (over && !this.endShown) {
+      this.endShown = true;
+      // let the last move's animation play before the end screen covers the board
+      setTimeout(() => this.showEnd(msg), changes.gone.length ? 900 : 200);
+    }
+  }
+
+  overlay() {
+    const o = this.picker.overlay();
+    if (this.picker.unit) {
+      o.unitTitle = unitTitle(this.rules, this.picker.unit);
+      o.chosenAbbrev = unitInfo(this.rules, this.picker.unit).abbrev;
+    }
+    o.preview = this.previewCells || [];
+    return o;
+  }
+
+  renderExtra(msg) {
+    const parts = [];
+    const over = msg.view.phase === "over" || msg.status === "over";
+    if (this.mode === "friend" && this.entry.invite && !over && msg.status === "waiting") {
+      const url = new URL(this.entry.invite, location.origin).href;
+      const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url",
+        "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+      parts.push(h("div", { class: "invite panel" },
+        h("h2", {}, "Invite a friend"),
+        h("p", {}, `Your friend has not opened the game yet. Send them this link; it gives them the `
+          + `${seatName(1 - this.shown)} seat.`),
+        h("div", { class: "invite-row" }, field,
+          h("button", { type: "button", class: "btn primary", onclick: async () => {
+            toast((await copyText(url, field)) ? "Invite link copied" : "Select the link and copy it");
+          } }, "Copy"))));
+    }
+    if (over) {
+      parts.push(h("div", { class: "over-links panel" },
+        h("strong", {}, "Game over. "),
+        this.shown !== null && this.shown !== undefined || this.hotseat
+          ? h("a", { class: "btn", href: `/replay/${this.id}` }, "Watch the replay") : null,
+        h("a", { class: "btn primary", href: "/" }, "New game")));
+    }
+    mount(this.el.extra, ...parts);
+  }
+
+  showEnd(msg) {
+    const view = msg.view;
+    const r = view.result;
+    const quit = msg.result?.abandoned ? msg.result : null;
+    const seat = this.hotseat ? null : this.shown;
+    const mine = seat !== null && seat !== undefined;
+    let title = "Game over";
+    let cls = "";
+    if (quit) {
+      if (mine && quit.by === seat) title = "You resigned";
+      else if (mine) [title, cls] = ["You win!", "win"];
+      else title = `${seatName(1 - quit.by)} wins!`;
+    } else if (r) {
+      if (r.winner === null || r.winner === undefined) title = "Draw";
+      else if (!mine) title = `${seatName(r.winner)} wins!`;
+      else if (r.winner === seat) [title, cls] = ["You win!", "win"];
+      else [title, cls] = ["You lose", "loss"];
+    }
+    const units = r?.units || [unitCount(this.rules, view.board, 0), unitCount(this.rules, view.board, 1)];
+    const lost = (s) => Object.values(view.destroyed?.[s] || {}).reduce((a, b) => a + b, 0);
+    const reason = quit ? `${mine && quit.by === seat ? "You" : seatName(quit.by)} resigned.`
+      : r ? resultText(this.rules, r, seat) : "The game was ended.";
+    const close = () => {
+      this.el.end.hidden = true;
+    };
+    mount(this.el.end, h("div", { class: `end-card ${cls}`, role: "dialog", "aria-modal": "true",
+      "aria-labelledby": "end-title" },
+    h("h2", { id: "end-title" }, title),
+    h("p", { class: "end-reason" }, reason),
+    h("table", { class: "end-counts" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "Units counted"),
+        h("th", { scope: "col" }, "Cards destroyed"))),
+      h("tbody", {}, [0, 1].map((s) => h("tr", { class: `s${s}` },
+        h("th", { scope: "row" }, h("span", { class: `chip s${s}` }), seatName(s)),
+        h("td", {}, units[s]), h("td", {}, lost(s)))))),
+    h("div", { class: "end-buttons" },
+      h("a", { class: "btn", href: `/replay/${this.id}` }, "Watch the replay"),
+      h("a", { class: "btn primary", href: "/" }, "New game"),
+      h("button", { type: "button", class: "btn", onclick: close }, "Look at the board"))));
+    this.el.end.hidden = false;
+    this.el.end.querySelector(".btn.primary")?.focus();
+  }
+
+  // ------------------------------------------------------------------ input
+
+  chooseUnit(unit) {
+    this.previewCells = [];
+    this.picker.selectUnit(unit);
+    this.render();
+  }
+
+  clickCell(cell) {
+    if (this.busy || !this.el.curtain.hidden) return;
+    const play = this.picker.clickCell(cell);
+    this.previewCells = [];
+    if (play) this.send(play);
+    else this.render();
+  }
+
+  hover(cell) {
+    const cells = cell ? this.picker.preview(cell) : [];
+    const before = (this.previewCells || []).join(";");
+    this.previewCells = cells;
+    if (cells.join(";") !== before) this.board.setOverlay(this.overlay());
+  }
+
+  cancel() {
+    if (this.picker.mode === "bury") return;
+    this.picker.reset();
+    if (this.picker.legal.some((a) => a.play === "bury")) this.picker.mode = "bury";
+    this.previewCells = [];
+    this.render();
+  }
+
+  send(play) {
+    if (!play) return;
+    const k = this.hotseat ? this.shown : this.shown ?? "spectator";
+    const sock = this.sockets[k];
+    if (!sock) return;
+    this.busy = true;
+    sock.play(play);
+    this.picker.reset();
+    this.render();
+  }
+
+  resign() {
+    if (!confirm("Resign this game? It counts as a loss.")) return;
+    const k = this.hotseat ? this.shown ?? this.seatToAct() : this.shown;
+    this.sockets[k]?.resign();
+  }
+}

@@ -1,0 +1,180 @@
+"""Helpers for the browser tests (tests/test_web_e2e.py): the real server in a subprocess, a
+headless Chromium, moves made by clicking, and games finished through the API."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+# the table marks itself while a play is on its way (data-busy) and when it is the seat's turn
+MY_TURN = '#app[data-busy="false"] .turn-banner.mine'
+OVER = ".turn-banner.over"
+PLAYABLE_CARD = ".hand-card:not(.unusable):not(.idle)"  # a card the seat may play now
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_server(db_dir: Path, startup: float = 60.0) -> Iterator[str]:
+    """``warboard serve`` on a free port with a fresh SQLite file; yields its base URL."""
+    port = free_port()
+    log = (db_dir / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "warboard.cli", "serve", "--port", str(port),
+         "--database-url", f"sqlite:///{db_dir / 'web.db'}"],
+        stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + startup
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {proc.returncode}: "
+                                   + (db_dir / "server.log").read_text()[-2000:])
+            try:
+                with urllib.request.urlopen(base + "/api/health", timeout=2) as r:
+                    if json.load(r).get("ok"):
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer /api/health in time")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def http_json(method: str, url: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+def finish_hotseat_game(base: str, game: str = "hill218", seed: int = 0) -> dict[str, Any]:
+    """Create a quick-start hot-seat game and play it to the end with random legal plays over
+    the WebSocket; returns the creation answer (id, tokens)."""
+    from websockets.sync.client import connect
+
+    created = http_json("POST", base + "/api/games",
+                        {"game": game, "options": {"quick_start": True}, "mode": "hotseat"})
+    rng = random.Random(seed)
+    ws_base = base.replace("http://", "ws://")
+    socks = {s: connect(f"{ws_base}/ws/games/{created['id']}?token={created['tokens'][str(s)]}")
+             for s in (0, 1)}
+    try:
+        latest = {s: _next_state(socks[s]) for s in (0, 1)}
+        for _ in range(400):
+            if latest[0]["status"] == "over":
+                return created
+            seat = next(s for s in (0, 1) if latest[s]["legal"])
+            version = latest[seat]["version"]
+            socks[seat].send(json.dumps({
+                "type": "play", "action": rng.choice(latest[seat]["legal"]),
+                "version": version, "request_id": f"t{version}"}))
+            for s in (0, 1):
+                latest[s] = _next_state(socks[s], after=version)
+        raise AssertionError("the game did not end in 400 plays")
+    finally:
+        for ws in socks.values():
+            ws.close()
+
+
+def _next_state(ws: Any, after: int = -1) -> dict[str, Any]:
+    while True:
+        msg = json.loads(ws.recv(timeout=20))
+        if msg.get("type") == "error":
+            raise AssertionError(f"refused: {msg}")
+        if msg.get("type") == "state" and msg["version"] > after:
+            return msg
+
+
+# ------------------------------------------------------------------------------- clicking
+
+
+def units_on_board(page: Any) -> dict[str, str]:
+    """cell "x,y" -> "s0"/"s1" for every unit drawn on the board."""
+    return page.eval_on_selector_all(
+        ".layer-units .unit",
+        "els => Object.fromEntries(els.map(e => [e.dataset.cell,"
+        " e.classList.contains('s0') ? 's0' : 's1']))")
+
+
+def click_clear_of_controls(page: Any, locator: Any, rng: random.Random) -> str | None:
+    """Click one of ``locator``'s elements, preferring those not under the zoom buttons;
+    returns its cell ("x,y")."""
+    n = locator.count()
+    assert n, "nothing to click"
+    controls = page.locator(".board-controls").bounding_box()
+    order = list(range(n))
+    rng.shuffle(order)
+
+    def covered(i: int) -> bool:
+        box = locator.nth(i).bounding_box()
+        if box is None or controls is None:
+            return box is None
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        return (controls["x"] - 4 <= cx <= controls["x"] + controls["width"] + 4
+                and controls["y"] - 4 <= cy <= controls["y"] + controls["height"] + 4)
+
+    pick = next((i for i in order if not covered(i)), order[0])
+    cell = locator.nth(pick).get_attribute("data-cell")
+    locator.nth(pick).click()
+    return cell
+
+
+def play_by_clicking(page: Any, rng: random.Random) -> dict[str, Any]:
+    """Make one decision on ``page`` (it must be the seat's turn) the way a player would.
+    Returns what was done: {"kind": "bury" | "deploy" | "strike", "cell": "x,y" or None}."""
+    if page.locator('#app[data-phase="bury"]').count():
+        # setup: two cards in order, then confirm
+        for _ in range(2):
+            page.locator(PLAYABLE_CARD).first.click()
+        page.get_by_role("button", name="Put under deck").click()
+        return {"kind": "bury", "cell": None}
+    cards = page.locator(PLAYABLE_CARD)
+    if cards.count():
+        cards.nth(rng.randrange(cards.count())).click()
+        places = page.locator(".layer-overlay .place")
+        places.first.wait_for()
+        deployed = click_clear_of_controls(page, places, rng)
+        # several hit sequences: pick the targets in order until the play goes
+        while page.locator(".layer-overlay .target").count() and page.evaluate(
+                "() => document.getElementById('app').dataset.busy === 'false'"):
+            click_clear_of_controls(page, page.locator(".layer-overlay .target"), rng)
+        return {"kind": "deploy", "cell": deployed}
+    page.locator(".strike-btn").click()
+    click_clear_of_controls(page, page.locator(".layer-overlay .target"), rng)
+    return {"kind": "strike", "cell": None}
+
+
+def wait_turn_or_over(page: Any, timeout: float = 60_000) -> bool:
+    """Wait until the seat may play (True) or the game is over (False)."""
+    page.wait_for_selector(f"{MY_TURN}, {OVER}", timeout=timeout)
+    return page.locator(OVER).count() == 0
