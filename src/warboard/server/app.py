@@ -1,8 +1,9 @@
 """The web application: HTTP routes, the WebSocket of each game, and the browser client's files.
 
 ``create_app`` wires storage, the AI runner and the live tables into a FastAPI app (which then
-owns them and closes them when it stops). Every refusal answers ``{"error": "message"}`` with a
-fitting status (docs/server-api.md).
+owns them and closes them when it stops); on PostgreSQL the tables also listen to the other
+server processes on the same database (``warboard.server.cluster``). Every refusal answers
+``{"error": "message"}`` with a fitting status (docs/server-api.md).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from starlette.exceptions import HTTPException
 
 import warboard
 from warboard.server.ai_runner import AIRunner
+from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import Connection
 from warboard.server.messages import (
     MAX_MESSAGE_BYTES,
@@ -48,12 +50,15 @@ NOT_INSTALLED = """<!doctype html>
 """
 
 
-def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR) -> FastAPI:
-    """The server's app; ``web_dir`` holds the browser client (``index.html`` and its files)."""
-    tables = Tables(storage, ai)
+def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
+               peers: Peers | None = None) -> FastAPI:
+    """The server's app; ``web_dir`` holds the browser client (``index.html`` and its files);
+    ``peers``: the other server processes (by default, those of a PostgreSQL database)."""
+    tables = Tables(storage, ai, peers if peers is not None else peers_for(storage))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await tables.start()
         yield
         await tables.close()
         ai.close()

@@ -1,4 +1,5 @@
-"""``warboard serve``: open the database, build the app and run it with Uvicorn (one process)."""
+"""``warboard serve``: open the database, build the app and run it with Uvicorn (one process;
+several of them may serve one PostgreSQL database: docs/scaling.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from fastapi import FastAPI
 
 from warboard.server.ai_runner import AIRunner
 from warboard.server.app import create_app
+from warboard.server.cluster import peers_for
 from warboard.server.storage import Storage
 
 # WebSocket frames up to this size reach the app, which refuses messages over 64 KiB with an
@@ -52,10 +54,13 @@ def address(host: str, port: int) -> str:
 def run_serve(args: argparse.Namespace) -> int:
     storage = Storage(args.database_url)
     ai = AIRunner(args.ai_workers)
-    app = create_app(storage, ai)
+    peers = peers_for(storage)
+    app = create_app(storage, ai, peers=peers)
+    shared = peers.describe()
     print(f"warboard table server: open {address(args.host, args.port)} in a browser\n"
           f"  games are stored in {storage.describe()}\n"
-          f"  the computer thinks {ai.describe()}\n"
+          + (f"  {shared}\n" if shared else "")
+          + f"  the computer thinks {ai.describe()}\n"
           f"  press Ctrl+C to stop", flush=True)
     server = uvicorn.Server(server_config(app, args.host, args.port))
     server.run()

@@ -4,11 +4,19 @@ A game is stored as its settings (``games``), who holds each seat (``seats``: a 
 as its sha256, or an AI level) and its full record (``events``: every decision and chance outcome,
 in order), so it is rebuilt exactly by replaying its events. Each write is one transaction; the
 primary key (game, index) of ``events`` makes a second writer of the same game fail instead of
-forking it. The calls are synchronous: the server runs them in a worker thread.
+forking it, and a finished game takes no more events. The calls are synchronous: the server runs
+them in a worker thread.
+
+On PostgreSQL every write also sends a notification on the channel ``warboard_games`` (``NOTIFY``
+in the same transaction, so it is delivered only once the write is committed, and never for one
+rolled back): the game's id, its new version and the writing ``Storage``'s ``origin``. The other
+server processes on the same database listen to it (``warboard.server.cluster``).
 """
 
 from __future__ import annotations
 
+import json
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,7 +31,9 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     create_engine,
+    func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -39,6 +49,26 @@ class StorageError(WarboardError):
 
 class StorageConflict(StorageError):
     """A write clashed with what is stored (another process changed the game)."""
+
+
+CHANNEL = "warboard_games"  # PostgreSQL's notification channel of the games' changes
+OVER = "over"  # the status of a finished game: it takes no more events
+SCHEMA_LOCK = int.from_bytes(b"warboard", "big")  # PostgreSQL advisory lock: creating tables
+
+
+def notice_payload(game_id: str, origin: str, version: int | None = None,
+                   thinking: int | None = None) -> str:
+    """A notification's text: which game changed, and who changed it (``origin``).
+
+    ``version``: its events are stored up to there (``None``: its seats or status changed);
+    ``thinking``: the computer started a decision for that seat (nothing was stored).
+    """
+    data: dict[str, Any] = {"game": game_id, "origin": origin}
+    if version is not None:
+        data["version"] = version
+    if thinking is not None:
+        data["thinking"] = thinking
+    return json.dumps(data, separators=(",", ":"))
 
 
 class Base(DeclarativeBase):
@@ -155,7 +185,11 @@ class Storage:
     def __init__(self, url: str) -> None:
         try:
             self.engine = create_engine(url)
-            Base.metadata.create_all(self.engine)
+            with self.engine.begin() as db:
+                if db.dialect.name == "postgresql":
+                    # server processes starting together create the tables one at a time
+                    db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+                Base.metadata.create_all(db)
         except ModuleNotFoundError as exc:
             hint = (" (install the 'postgres' extra: pip install 'warboard[postgres]')"
                     if "psycopg" in str(exc) else "")
@@ -163,6 +197,8 @@ class Storage:
         except (SQLAlchemyError, ValueError) as exc:
             reason = exc.orig if isinstance(exc, DBAPIError) and exc.orig else exc
             raise StorageError(f"cannot open the database {_shown(url)}: {reason}") from exc
+        self.origin = secrets.token_hex(8)  # this Storage's name in its notifications
+        self.notifies = self.engine.dialect.name == "postgresql"
 
     def describe(self) -> str:
         """The database URL with any password hidden."""
@@ -182,14 +218,16 @@ class Storage:
                                token_hash=s.token_hash, joined=s.joined) for s in game.seats)
             db.add_all(self._event_rows(game.id, 0, game.events))
 
-    def load_game(self, game_id: str) -> GameData | None:
+    def load_game(self, game_id: str, first_event: int = 0) -> GameData | None:
+        """A stored game, with its events from index ``first_event`` on (all by default)."""
         with Session(self.engine) as db:
             row = db.get(GameRow, game_id)
             if row is None:
                 return None
             seats = db.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
                                .order_by(SeatRow.seat))
-            events = db.scalars(select(EventRow).where(EventRow.game_id == game_id)
+            events = db.scalars(select(EventRow).where(EventRow.game_id == game_id,
+                                                       EventRow.index >= first_event)
                                 .order_by(EventRow.index))
             return GameData(
                 id=row.id, game=row.game, options=dict(row.options), mode=row.mode,
@@ -201,28 +239,70 @@ class Storage:
 
     def append_events(self, game_id: str, first_index: int, events: Sequence[EventData],
                       status: str, result: dict[str, Any] | None) -> None:
-        """Add events ``first_index``, ``first_index + 1``, ... and the game's new status, in
-        one transaction; ``StorageConflict`` (and nothing written) when an index or a request id
-        is taken already."""
+        """Add events ``first_index``, ``first_index + 1``, ... in one transaction, with the
+        game's result and its status when it is now ``over``; ``StorageConflict`` (and nothing
+        written) when an index or a request id is taken already, or the game is over.
+
+        The game's row is updated first: it stays locked until the commit, so two writers of
+        one game queue there, and the second finds the first one's events (or its end)."""
+        values: dict[str, Any] = {"result": result, "updated": now()}
+        if status == OVER:  # a join, not a play, ends the waiting (update_game)
+            values["status"] = OVER
         try:
             with Session(self.engine) as db, db.begin():
+                running = db.execute(update(GameRow)
+                                     .where(GameRow.id == game_id, GameRow.status != OVER)
+                                     .values(**values)).rowcount
+                if not running:
+                    raise StorageConflict(f"game {game_id}: the game is over (or gone); "
+                                          f"event {first_index} is not stored")
+                self._check_free(db, game_id, first_index, events)
                 db.add_all(self._event_rows(game_id, first_index, events))
-                db.execute(update(GameRow).where(GameRow.id == game_id)
-                           .values(status=status, result=result, updated=now()))
+                db.flush()
+                self._notify(db, game_id, first_index + len(events))
         except IntegrityError as exc:
             raise StorageConflict(f"game {game_id}: event {first_index} is stored already "
                                   "(changed by another server process?)") from exc
 
     def update_game(self, game_id: str, status: str, result: dict[str, Any] | None,
-                    joined_seat: int | None = None) -> None:
-        """Set a game's status and result, and mark a seat as joined."""
+                    joined_seat: int | None = None) -> bool:
+        """Set a game's status and result, and mark a seat as joined. A finished game keeps
+        its status and result: then only the seat is marked, and the answer is ``False``."""
         with Session(self.engine) as db, db.begin():
-            db.execute(update(GameRow).where(GameRow.id == game_id)
-                       .values(status=status, result=result, updated=now()))
+            changed = db.execute(update(GameRow)
+                                 .where(GameRow.id == game_id, GameRow.status != OVER)
+                                 .values(status=status, result=result, updated=now())).rowcount
             if joined_seat is not None:
                 db.execute(update(SeatRow)
                            .where(SeatRow.game_id == game_id, SeatRow.seat == joined_seat)
                            .values(joined=True))
+            self._notify(db, game_id)
+        return bool(changed)
+
+    @staticmethod
+    def _check_free(db: Session, game_id: str, first_index: int,
+                    events: Sequence[EventData]) -> None:
+        """``StorageConflict`` unless the events go right after the stored ones, with request
+        ids not used yet (the primary key and the unique request ids would refuse them too, but
+        later and less clearly)."""
+        stored = db.scalar(select(func.count()).select_from(EventRow)
+                           .where(EventRow.game_id == game_id))
+        if stored != first_index:
+            raise StorageConflict(f"game {game_id}: {stored} events are stored, so event "
+                                  f"{first_index} cannot be added (changed by another server "
+                                  "process?)")
+        ids = [e.request_id for e in events if e.request_id is not None]
+        if ids and db.scalar(select(EventRow.index).where(EventRow.game_id == game_id,
+                                                          EventRow.request_id.in_(ids))
+                             .limit(1)) is not None:
+            raise StorageConflict(f"game {game_id}: request id {ids[0]!r} is stored already")
+
+    def _notify(self, db: Session, game_id: str, version: int | None = None) -> None:
+        """Tell the other server processes, once this transaction commits (PostgreSQL)."""
+        if self.notifies:
+            db.execute(text("SELECT pg_notify(:channel, :payload)"),
+                       {"channel": CHANNEL,
+                        "payload": notice_payload(game_id, self.origin, version)})
 
     def games_for_tokens(self, token_hashes: Iterable[str]) -> list[GameSummary]:
         """The games whose seats these token hashes hold, the most recently updated first."""

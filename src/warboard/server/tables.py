@@ -8,6 +8,11 @@ log narrated from that seat's views (the other seat's draws and burials stay hid
 computer's turns follow on their own. ``Tables`` creates games and rebuilds a stored game on
 first access by replaying its events.
 
+Several server processes may serve one PostgreSQL database (``warboard.server.cluster``): a
+table then catches up with what the others stored when they say so, or when its own write finds
+the game moved on (the play is refused with a "refresh" error and the seat is sent the current
+state); a process decides for the computer only while it holds the game's claim.
+
 Chance is drawn from ``random.Random(f"{seed}:{index}")`` for the event at ``index`` (the
 engine never draws by itself), and each computer decision from
 ``random.Random(f"{seed}:ai:{version}")``, so a restarted server goes on exactly as the old one
@@ -31,6 +36,7 @@ from warboard.core.record import Recorder, export_for_seat
 from warboard.core.registry import make_game
 from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
+from warboard.server.cluster import Notice, Peers
 from warboard.server.messages import (
     CreateGame,
     GameCreated,
@@ -45,6 +51,7 @@ from warboard.server.storage import (
     GameData,
     SeatData,
     Storage,
+    StorageConflict,
     StorageError,
     iso,
     now,
@@ -95,7 +102,8 @@ class _Last:
 class Table:
     """One game in play (built from its stored data by replaying the events)."""
 
-    def __init__(self, data: GameData, storage: Storage, ai: AIRunner) -> None:
+    def __init__(self, data: GameData, storage: Storage, ai: AIRunner,
+                 peers: Peers | None = None) -> None:
         self.id = data.id
         self.mode = data.mode
         self.seed = data.seed
@@ -104,6 +112,7 @@ class Table:
         self.abandoned = data.result if data.result and data.result.get("abandoned") else None
         self.storage = storage
         self.ai = ai
+        self.peers = peers if peers is not None else Peers()
         self.session = Session(self.game, data.seed, self.players(), READERS)
         self.session.recorder.record.created = iso(data.created)
         self.request_ids: dict[str, int] = {}
@@ -111,14 +120,11 @@ class Table:
         self.subscribers: set[Subscriber] = set()
         self.lock = asyncio.Lock()
         self._ai_task: asyncio.Task[None] | None = None
+        self._refresh_task: asyncio.Task[None] | None = None
+        self._stale = False  # another process changed the game since the last catch-up began
         self.touched = time.monotonic()  # when it was last asked for
         for event in data.events:
-            action = self.game.action_from_json(event.action, self.state)
-            expected = self.state.current_player()
-            if event.seat != (None if expected == CHANCE else expected):
-                raise RecordError(f"game {self.id}: event {self.version} was stored for seat "
-                                  f"{event.seat!r} but does not belong to it")
-            self._apply(action, event)
+            self._replay(event)
 
     # ------------------------------------------------------------------ reading
 
@@ -240,6 +246,12 @@ class Table:
                 await self._commit(seat, action, request_id)
             except IllegalActionError as exc:
                 raise Refused(f"illegal play: {exc}", 422) from None
+            except StorageConflict as exc:
+                if not self.peers.shared:
+                    log.error("game %s: %s", self.id, exc)
+                    raise Refused(f"the play could not be stored, nothing changed: {exc}",
+                                  503) from None
+                await self._moved_on(request_id)
             except StorageError as exc:
                 log.error("game %s: %s", self.id, exc)
                 raise Refused(f"the play could not be stored, nothing changed: {exc}",
@@ -253,9 +265,29 @@ class Table:
             if self.status == OVER:
                 raise Refused("the game is over", 409)
             result = {"abandoned": True, "by": seat, "how": "resigned"}
-            await asyncio.to_thread(self.storage.update_game, self.id, OVER, result)
+            if not await asyncio.to_thread(self.storage.update_game, self.id, OVER, result):
+                await self._catch_up()  # it ended in another server process
+                raise Refused("the game is over", 409)
             self.abandoned = result
             self._broadcast()
+
+    async def _moved_on(self, request_id: str) -> None:
+        """Another server process stored a play first: catch up, and refuse this one. Call
+        with the lock held."""
+        try:
+            await self._catch_up()
+        except StorageError as exc:
+            log.error("game %s: %s", self.id, exc)
+            raise Refused("the game moved on in another server process and cannot be read "
+                          "now; nothing was played: refresh", 503) from None
+        if request_id in self.request_ids:
+            raise Refused(f"request_id {request_id!r} was used already (for event "
+                          f"{self.request_ids[request_id]}); the play is not made again")
+        if self.status == OVER:
+            raise Refused("the game is over (it ended in another server process)", 409)
+        raise Refused("the game moved on: another server process stored a play first, so "
+                      f"nothing was played; refresh (the game is at version {self.version})",
+                      409)
 
     async def _commit(self, seat: int, action: Action, request_id: str | None) -> None:
         """Play ``action`` for ``seat`` with the chance outcomes that follow it: checked on a
@@ -272,6 +304,15 @@ class Table:
             self._apply(outcome, event)
         self._broadcast()
 
+    def _replay(self, event: EventData) -> None:
+        """Apply an event read from storage, checking that it belongs to the seat to act."""
+        action = self.game.action_from_json(event.action, self.state)
+        expected = self.state.current_player()
+        if event.seat != (None if expected == CHANCE else expected):
+            raise RecordError(f"game {self.id}: event {self.version} was stored for seat "
+                              f"{event.seat!r} but does not belong to it")
+        self._apply(action, event)
+
     def _apply(self, action: Action, event: EventData) -> None:
         """Apply a stored event to the live state, its log and the last decision."""
         if event.seat is not None:
@@ -281,6 +322,61 @@ class Table:
         if event.request_id is not None:
             self.request_ids[event.request_id] = self.version
         self.session.apply(action)
+
+    # ------------------------------------------------------------------ other processes
+
+    async def _catch_up(self) -> bool:
+        """Take in what other server processes stored since this table last read the game: new
+        events (each decision with its chance outcomes sent as its own state, as if played
+        here), joined seats, a resignation. Call with the lock held; ``True`` if anything
+        changed."""
+        data = await asyncio.to_thread(self.storage.load_game, self.id, self.version)
+        if data is None:
+            return False
+        changed = False
+        for seat in data.seats:
+            if seat.joined and not self.seats[seat.seat].joined:
+                self.seats[seat.seat] = seat
+                changed = True
+        for event in data.events:
+            if changed and event.seat is not None:
+                self._broadcast()  # the previous decision
+            self._replay(event)
+            changed = True
+        if self.abandoned is None and data.result and data.result.get("abandoned"):
+            self.abandoned = data.result
+            changed = True
+        if changed:
+            self._broadcast()
+        return changed
+
+    async def refresh(self) -> bool:
+        """Catch up with the database now (``True`` if anything changed)."""
+        async with self.lock:
+            return await self._catch_up()
+
+    def request_refresh(self) -> None:
+        """Another process changed the game: catch up soon. Notices that come while a catch-up
+        runs are served by one more catch-up."""
+        self._stale = True
+        if self._refresh_task is None or self._refresh_task.done():
+            self._refresh_task = asyncio.get_running_loop().create_task(self._refreshing())
+
+    async def _refreshing(self) -> None:
+        while self._stale:
+            self._stale = False
+            try:
+                await self.refresh()
+            except Exception:
+                log.exception("game %s: cannot catch up with the database", self.id)
+                return
+
+    def notice(self, notice: Notice) -> None:
+        """What another process told about this game."""
+        if notice.thinking is not None:
+            self._tell_all(ThinkingMessage(seat=notice.thinking).model_dump(mode="json"))
+        elif notice.version is None or notice.version > self.version:
+            self.request_refresh()
 
     # ------------------------------------------------------------------ the computer's turns
 
@@ -297,39 +393,73 @@ class Table:
             self._ai_task = asyncio.get_running_loop().create_task(self._ai_turns())
 
     async def _ai_turns(self) -> None:
+        """Decide for the computer while it is to act, holding the game's claim; when another
+        server process holds it, that process plays and tells."""
+        try:
+            while self._ai_seat() is not None:
+                if not await self.peers.claim_ai(self.id):
+                    return
+                try:
+                    if self.peers.shared:
+                        await self.refresh()  # the claim's last holder may have played
+                    played = await self._ai_moves()
+                finally:
+                    await self.peers.release_ai(self.id)
+                if not played:
+                    return
+                if self.peers.shared:
+                    # a play stored elsewhere while the claim was held (its process found the
+                    # claim taken and left the computer's reply to this one)
+                    await self.refresh()
+        except Exception:
+            log.exception("game %s: the computer's turns stopped", self.id)
+
+    async def _ai_moves(self) -> bool:
+        """The computer's moves until it is not to act; ``False`` if it failed."""
         while (seat := self._ai_seat()) is not None:
             version = self.version
             self._tell_all(ThinkingMessage(seat=seat).model_dump(mode="json"))
+            await self.peers.thinking(self.id, seat)
             try:
                 action = await self.ai.decide(self.game, self.state.clone(),
                                               self.seats[seat].ai_level or "medium",
                                               f"{self.seed}:ai:{version}")
                 async with self.lock:
                     if self.version == version and self._ai_seat() == seat:
-                        await self._commit(seat, action, None)
+                        try:
+                            await self._commit(seat, action, None)
+                        except StorageConflict as exc:
+                            if not self.peers.shared:
+                                raise
+                            log.warning("game %s: the computer's move was not stored (%s); "
+                                        "catching up", self.id, exc)
+                            await self._catch_up()  # it moved on elsewhere: think again
             except Exception as exc:
                 log.exception("game %s: the computer failed to play", self.id)
                 self._tell_all(error_message(f"the computer player failed ({exc}); reload the "
                                              "game to let it try again"))
-                return
+                return False
+        return True
 
     def idle(self) -> bool:
         """Nobody is watching or has just asked for it, and the computer is not thinking: it
         may leave memory."""
         return (not self.subscribers and time.monotonic() - self.touched > IDLE_SECONDS
-                and (self._ai_task is None or self._ai_task.done()))
+                and all(t is None or t.done() for t in (self._ai_task, self._refresh_task)))
 
     async def close(self) -> None:
-        if self._ai_task is not None:
-            self._ai_task.cancel()
+        for task in (self._ai_task, self._refresh_task):
+            if task is not None:
+                task.cancel()
 
 
 class Tables:
     """Every live table, by game id: creates games and loads stored ones on first access."""
 
-    def __init__(self, storage: Storage, ai: AIRunner) -> None:
+    def __init__(self, storage: Storage, ai: AIRunner, peers: Peers | None = None) -> None:
         self.storage = storage
         self.ai = ai
+        self.peers = peers if peers is not None else Peers()
         self._tables: OrderedDict[str, Table] = OrderedDict()  # the least recently used first
         self._loading = asyncio.Lock()
 
@@ -352,7 +482,7 @@ class Tables:
         data = GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
                         mode=request.mode, seed=seed, status=PLAYING, result=None,
                         created=moment, updated=moment, seats=seats, events=events)
-        table = Table(data, self.storage, self.ai)
+        table = Table(data, self.storage, self.ai, self.peers)
         data.status = table.status
         await asyncio.to_thread(self.storage.create_game, data)
         self._keep(table)
@@ -378,7 +508,11 @@ class Tables:
                     data = await asyncio.to_thread(self.storage.load_game, game_id)
                     if data is None:
                         raise Refused(f"no game {game_id!r}", 404)
-                    table = Table(data, self.storage, self.ai)
+                    table = Table(data, self.storage, self.ai, self.peers)
+                    if self.peers.shared:
+                        # a change stored while it was read was announced before the table
+                        # could hear it
+                        table.request_refresh()
         self._keep(table)
         table.start_ai()
         return table
@@ -397,6 +531,20 @@ class Tables:
         rows = await asyncio.to_thread(self.storage.games_for_tokens, hashes)
         return [GameListed(**vars(r)) for r in rows]
 
+    async def start(self) -> None:
+        """Listen to the other server processes (when there can be any)."""
+        await self.peers.start(self._notice, self._resync)
+
+    def _notice(self, notice: Notice) -> None:
+        table = self._tables.get(notice.game)
+        if table is not None:  # a game not in memory is read afresh when asked for
+            table.notice(notice)
+
+    def _resync(self) -> None:
+        for table in self._tables.values():
+            table.request_refresh()
+
     async def close(self) -> None:
         for table in self._tables.values():
             await table.close()
+        await self.peers.close()
