@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from warboard.ai.levels import LEVELS
+from warboard.server.storage import GameSummary
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
 
@@ -123,19 +124,8 @@ class GameCreated(BaseModel):
     url: str
 
 
-class GameListed(BaseModel):
-    id: str
-    game: str
-    mode: str
-    seat: int
-    status: str
-    result: dict[str, Any] | None
-    created: str
-    updated: str
-
-
 class GameList(BaseModel):
-    games: list[GameListed]
+    games: list[GameSummary]  # pydantic validates the storage's dataclass as it is
 
 
 # ----------------------------------------------------------------------------- reading

@@ -40,7 +40,6 @@ from warboard.server.cluster import Notice, Peers
 from warboard.server.messages import (
     CreateGame,
     GameCreated,
-    GameListed,
     Refused,
     StateMessage,
     ThinkingMessage,
@@ -49,6 +48,7 @@ from warboard.server.messages import (
 from warboard.server.storage import (
     EventData,
     GameData,
+    GameSummary,
     SeatData,
     Storage,
     StorageConflict,
@@ -526,10 +526,10 @@ class Tables:
         for game_id in idle[:max(0, len(idle) - MAX_IDLE_TABLES)]:
             del self._tables[game_id]
 
-    async def list_for_tokens(self, seat_tokens: Iterable[str]) -> list[GameListed]:
+    async def list_for_tokens(self, seat_tokens: Iterable[str]) -> list[GameSummary]:
         hashes = [tokens.hash_token(t) for t in seat_tokens if t][:MAX_LISTED_TOKENS]
         rows = await asyncio.to_thread(self.storage.games_for_tokens, hashes)
-        return [GameListed(**vars(r)) for r in rows]
+        return rows
 
     async def start(self) -> None:
         """Listen to the other server processes (when there can be any)."""
