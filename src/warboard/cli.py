@@ -129,6 +129,44 @@ def build_parser() -> argparse.ArgumentParser:
                        help="processes for the computer's decisions (default: the cores less one, "
                             "at least 1); 0 runs them in a thread of the server")
 
+    loadtest = sub.add_parser(
+        "loadtest", help="load-test the web table: many bot-vs-bot games over WebSockets",
+        description="Start 'warboard serve' on a free port of 127.0.0.1 with a fresh SQLite "
+                    "file (or use --url), keep --games friend games live for --seconds, two "
+                    "bots per game playing random legal actions over WebSockets after a "
+                    "human-like think time, and report accepted actions per second and the "
+                    "p50/p90/p99 latency from sending an action to the seat's new state. Exits "
+                    "1 if anything went wrong (a refused play, a dropped connection, an error "
+                    "in the server's log). See docs/load.md.")
+    loadtest.add_argument("--games", type=int, default=200,
+                          help="games kept live at once; a finished game is replaced by a new "
+                               "one (default: 200)")
+    loadtest.add_argument("--seconds", type=float, default=60.0,
+                          help="how long to measure, after the first games are open "
+                               "(default: 60)")
+    loadtest.add_argument("--game", choices=CARD_GAMES, default="hill218",
+                          help="which game (default: hill218)")
+    loadtest.add_argument("--think", metavar="MS", default="200-600",
+                          help="each bot's think time before it acts, in milliseconds: MS, or "
+                               "MIN-MAX for a uniform random time (default: 200-600)")
+    loadtest.add_argument("--url", action="append", default=None,
+                          help="test a server already running on this machine (e.g. "
+                               "http://127.0.0.1:8218) instead of starting one; only loopback "
+                               "addresses are accepted. Give it again for more server "
+                               "processes of one database: games go to each in turn")
+    loadtest.add_argument("--port", type=int, default=0,
+                          help="port for the server it starts (default: 0, a free one)")
+    loadtest.add_argument("--database-url", default=None,
+                          help="database of the server it starts (default: a fresh SQLite file "
+                               "in a temporary folder, removed afterwards)")
+    loadtest.add_argument("--serve-args", default="", metavar="ARGS",
+                          help="more options for the 'warboard serve' it starts, in one string "
+                               "(e.g. \"--ai-workers 0\")")
+    loadtest.add_argument("--seed", type=int, default=None,
+                          help="seed for the bots' choices and think times (default: random)")
+    loadtest.add_argument("--json", action="store_true",
+                          help="print one JSON object instead of the table")
+
     bench = sub.add_parser(
         "bench", help="measure engine speed (random games, legal-play generation)",
         description="Play uniformly random full games on one core and time 'rules legal' on a "
@@ -182,6 +220,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from warboard.server.serve import run_serve
 
             return run_serve(args)
+        if args.command == "loadtest":
+            from warboard.loadtest import run_loadtest
+
+            return run_loadtest(args)
         if args.command == "bench":
             from warboard.bench import run_bench
 

@@ -1,0 +1,132 @@
+"""``warboard loadtest``: a short real run against a ``warboard serve`` it starts, and its parts.
+
+Only that it works is checked here — plays accepted, figures in order, nothing refused — never
+how fast: the speed goal is measured with the command itself (docs/load.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from warboard.loadtest.bots import Plan, Seat, Stats, Think
+from warboard.loadtest.report import percentile
+from warboard.loadtest.server import LoadTestError, check_local, log_headline
+
+
+def test_a_short_run_plays_games_and_reports_ordered_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "warboard.cli", "loadtest", "--games", "6", "--seconds", "5",
+         "--think", "20", "--seed", "1", "--json"],
+        capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    assert result["concurrent_games"] == 6
+    assert result["games_started"] >= 6
+    assert result["actions"] > 0
+    assert result["actions_per_second"] > 0
+    assert 0 < result["p50_ms"] <= result["p90_ms"] <= result["p99_ms"] <= result["max_ms"]
+    assert result["errors"] == 0, result["error_messages"]
+    assert result["server_errors"] == 0, result["server_error_messages"]
+    assert result["server_cpu_percent"] is not None
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    random.Random(3).shuffle(values)
+    assert percentile(values, 50) == 50.0
+    assert percentile(values, 99) == 99.0
+    assert percentile(values, 100) == 100.0
+    assert percentile([7.0], 99) == 7.0
+    assert percentile([], 50) is None
+
+
+def test_think_times() -> None:
+    assert Think.parse("20") == Think(0.02, 0.02)
+    assert Think.parse("200-600") == Think(0.2, 0.6)
+    rng = random.Random(1)
+    assert all(0.2 <= Think.parse("200-600").draw(rng) <= 0.6 for _ in range(100))
+    for bad in ("fast", "600-200", "-5", "1-100000"):
+        with pytest.raises(ValueError):
+            Think.parse(bad)
+
+
+def test_only_servers_on_this_machine_are_load_tested() -> None:
+    assert check_local("http://127.0.0.1:8218/") == "http://127.0.0.1:8218"
+    assert check_local("http://localhost:8000") == "http://localhost:8000"
+    assert check_local("http://[::1]:8000") == "http://[::1]:8000"
+    for url in ("http://10.0.0.5:8218", "http://example.org", "https://127.0.0.1:8218",
+                "ftp://127.0.0.1", "127.0.0.1:8218"):
+        with pytest.raises(LoadTestError):
+            check_local(url)
+
+
+def test_bad_options_fail_with_a_message() -> None:
+    for argv in (["--games", "0"], ["--seconds", "0"], ["--think", "soon"],
+                 ["--url", "http://192.168.1.2:8218"]):
+        done = subprocess.run([sys.executable, "-m", "warboard.cli", "loadtest", *argv],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2, argv
+        assert "warboard: error:" in done.stderr
+
+
+def test_a_server_error_is_told_with_its_exception() -> None:
+    record = ("ERROR:    Exception in ASGI application\nTraceback (most recent call last):\n"
+              '  File "x.py", line 1, in f\n'
+              "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) database is locked\n"
+              "[SQL: UPDATE games SET status=?]\n(Background on this error at: https://x)\n")
+    assert log_headline(record) == ("ERROR:    Exception in ASGI application "
+                                 "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) "
+                                 "database is locked")
+
+
+class ScriptedConnection:
+    """A seat's WebSocket stand-in: ``reply`` answers each play the seat sends."""
+
+    def __init__(self, first: dict[str, Any],
+                 reply: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        self.inbox: asyncio.Queue[str] = asyncio.Queue()
+        self.inbox.put_nowait(json.dumps(first))
+        self.reply = reply
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+        self.inbox.put_nowait(json.dumps(self.reply(self.sent[-1])))
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        while True:
+            yield await self.inbox.get()
+
+
+def state(version: int, legal: list[dict[str, Any]], status: str = "playing") -> dict[str, Any]:
+    return {"type": "state", "version": version, "legal": legal, "status": status}
+
+
+def test_a_seat_times_accepted_plays_and_plays_again_after_a_refusal() -> None:
+    move = {"play": "bury", "cards": ["tank", "infantry"]}
+
+    def reply(play: dict[str, Any]) -> dict[str, Any]:
+        assert play["type"] == "play" and play["action"] == move and play["version"] == 3
+        if len(connection.sent) == 1:
+            return {"type": "error", "message": "refused", "request_id": play["request_id"]}
+        return state(5, [], "over")
+
+    connection = ScriptedConnection(state(3, [move]), reply)
+    stats = Stats(measure_from=0.0)
+    plan = Plan(["http://127.0.0.1:1"], "hill218", Think(0, 0), asyncio.Event(), stats,
+                random.Random(1))
+    seat = Seat(plan, connection)  # type: ignore[arg-type]
+    asyncio.run(asyncio.wait_for(seat.run(), 10))
+    assert seat.over
+    assert [p["version"] for p in connection.sent] == [3, 3]
+    assert connection.sent[0]["request_id"] != connection.sent[1]["request_id"]
+    assert stats.errors == 1 and stats.error_messages == ["refused"]
+    assert len(stats.latencies) == 1 and stats.latencies[0] >= 0
