@@ -19,9 +19,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from warboard.hill218 import interchange
 from warboard.hill218.game import CardGame
-from warboard.hill218.sampler import play_choice, random_game, random_play
+from warboard.hill218.sampler import random_game
 from warboard.hill218.serialize import position_to_json
-from warboard.hill218.state import PLAY
+from warboard.hill218.state import CardState
 
 
 def python_random_games(game: CardGame, seconds: float, seed: int,
@@ -66,16 +66,8 @@ def legal_corpus(game: CardGame, size: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     lines: list[str] = []
     while len(lines) < size:
-        state = game.new_initial_state()
-        while not state.is_terminal() and len(lines) < size:
-            if state.phase == PLAY:
-                lines.append(json.dumps(position_to_json(state, rng)))
-                play_choice(state, random_play(state, rng))
-            elif state.current_player() >= 0:
-                state.apply(rng.choice(state.legal_actions()))
-            else:
-                state.apply(state.sample_chance_outcome(rng))
-    return lines
+        random_game(game, rng, lambda state: lines.append(json.dumps(position_to_json(state, rng))))
+    return lines[:size]
 
 
 def time_legal(lines: list[str]) -> dict[str, float]:
@@ -95,18 +87,15 @@ def ismcts_speed(game: CardGame, level: str, decisions: int, seed: int) -> dict[
 
     agent = agent_for_level(level)
     rng = random.Random(seed)
-    points = []
+    points: list[CardState] = []
+
+    def keep_some(state: CardState) -> None:
+        if rng.random() < 0.15:
+            points.append(state.clone())
+
     while len(points) < decisions:
-        state = game.new_initial_state()
-        while not state.is_terminal() and len(points) < decisions:
-            if state.phase == PLAY:
-                if rng.random() < 0.15:
-                    points.append(state.clone())
-                play_choice(state, random_play(state, rng))
-            elif state.current_player() >= 0:
-                state.apply(rng.choice(state.legal_actions()))
-            else:
-                state.apply(state.sample_chance_outcome(rng))
+        random_game(game, rng, keep_some)
+    points = points[:decisions]
     iterations = 0
     start = time.perf_counter()
     for state in points:

@@ -11,6 +11,7 @@ use it; ``tests/test_properties.py`` checks it against the enumeration.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from warboard.hill218.grid import HILL, STRIDE
@@ -143,17 +144,21 @@ def play_choice(state: CardState, choice: Choice) -> None:
         state.deploy_unchecked(state.to_move, uid, cell, hits)
 
 
-def random_game(game: Any, rng: random.Random) -> tuple[CardState, int]:
+def random_game(game: Any, rng: random.Random,
+                before_play: Callable[[CardState], None] | None = None) -> tuple[CardState, int]:
     """Play one uniformly random game to the end; returns the final state and the plays made.
 
     Chance follows its probabilities; the setup burial is a uniform choice among the legal ones;
-    every play is uniform among the complete legal plays.
+    every play is uniform among the complete legal plays. ``before_play`` sees the state at each
+    play decision (benchmarks collect positions with it).
     """
     state = game.new_initial_state()
     plays = 0
     while True:
         phase = state.phase
         if phase == PLAY:
+            if before_play is not None:
+                before_play(state)
             play_choice(state, random_play(state, rng))
             plays += 1
         elif phase == BURY:

@@ -621,9 +621,6 @@ class CardState:
 
     # ------------------------------------------------------------------ legal plays
 
-    def can_deploy_now(self, seat: int, uid: int, plays_left: int) -> bool:
-        return self.hands[seat][uid] > 0 and self.rules.units[uid].plays <= plays_left
-
     def has_legal_play(self, seat: int, plays_left: int) -> bool:
         enemy = 1 - seat
         cells = self.cells
