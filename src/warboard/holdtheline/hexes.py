@@ -1,0 +1,98 @@
+"""Hex geometry of the Hold the Line board (contract §1, §3 "Line of sight").
+
+People and files name a hex ``(col, row)`` in the "odd-r" offset layout: pointy-top hexes in
+rows, odd rows shifted half a hex right, ``(0, 0)`` at the top-left. Geometry is done in cube
+coordinates ``(x, y, z)`` with ``x + y + z == 0`` (x grows to the east, z to the south).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+Hex = tuple[int, int]  # (col, row)
+Cube = tuple[int, int, int]
+
+# Cube directions: east, then counter-clockwise as drawn (north-east, north-west, ...).
+DIRECTIONS: tuple[Cube, ...] = ((1, -1, 0), (1, 0, -1), (0, 1, -1),
+                                (-1, 1, 0), (-1, 0, 1), (0, -1, 1))
+_NUDGE = (1e-6, 2e-6, -3e-6)
+
+
+def to_cube(h: Hex) -> Cube:
+    col, row = h
+    x = col - (row - (row & 1)) // 2
+    z = row
+    return (x, -x - z, z)
+
+
+def to_offset(c: Cube) -> Hex:
+    x, _, z = c
+    return (x + (z - (z & 1)) // 2, z)
+
+
+def distance(a: Hex, b: Hex) -> int:
+    ax, ay, az = to_cube(a)
+    bx, by, bz = to_cube(b)
+    return max(abs(ax - bx), abs(ay - by), abs(az - bz))
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    """The six hexes around ``h`` (some may be off the board), from east counter-clockwise."""
+    x, y, z = to_cube(h)
+    return [to_offset((x + dx, y + dy, z + dz)) for dx, dy, dz in DIRECTIONS]
+
+
+def on_board(h: Hex, cols: int, rows: int) -> bool:
+    return 0 <= h[0] < cols and 0 <= h[1] < rows
+
+
+def within(h: Hex, radius: int, cols: int, rows: int) -> Iterator[Hex]:
+    """Every on-board hex at distance 1..radius from ``h``."""
+    x, y, z = to_cube(h)
+    for dx in range(-radius, radius + 1):
+        for dy in range(max(-radius, -dx - radius), min(radius, -dx + radius) + 1):
+            dz = -dx - dy
+            if dx == dy == 0:
+                continue
+            other = to_offset((x + dx, y + dy, z + dz))
+            if on_board(other, cols, rows):
+                yield other
+
+
+def _round(fx: float, fy: float, fz: float) -> Cube:
+    rx, ry, rz = round(fx), round(fy), round(fz)
+    dx, dy, dz = abs(rx - fx), abs(ry - fy), abs(rz - fz)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy > dz:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    return (rx, ry, rz)
+
+
+def _line(a: Cube, b: Cube, n: int, sign: int) -> list[Cube]:
+    ex, ey, ez = (sign * e for e in _NUDGE)
+    ax, ay, az = a[0] + ex, a[1] + ey, a[2] + ez
+    bx, by, bz = b[0] + ex, b[1] + ey, b[2] + ez
+    return [_round(ax + (bx - ax) * i / n, ay + (by - ay) * i / n, az + (bz - az) * i / n)
+            for i in range(1, n)]
+
+
+def sight_steps(a: Hex, b: Hex) -> list[tuple[Hex, ...]]:
+    """The hexes strictly between ``a`` and ``b``, step by step: one hex per step, or two where
+    the line runs along a hex side (the two nudged lines disagree)."""
+    ca, cb = to_cube(a), to_cube(b)
+    n = distance(a, b)
+    steps: list[tuple[Hex, ...]] = []
+    for plus, minus in zip(_line(ca, cb, n, 1), _line(ca, cb, n, -1), strict=True):
+        steps.append((to_offset(plus),) if plus == minus else (to_offset(plus), to_offset(minus)))
+    return steps
+
+
+def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
+    """True when ``a`` sees ``b``: adjacent hexes always do; otherwise no step may block, a step
+    of two hexes (along a hex side) blocking only when both of its hexes block."""
+    if distance(a, b) <= 1:
+        return True
+    return not any(all(blocks(h) for h in step) for step in sight_steps(a, b))
