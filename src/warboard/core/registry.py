@@ -12,6 +12,7 @@ from warboard.core.protocol import Game
 GAMES: dict[str, tuple[str, str]] = {
     "hill218": ("warboard.hill218.game", "make_game"),
     "ogre218": ("warboard.hill218.game", "make_game"),
+    "holdtheline": ("warboard.holdtheline.game", "make_game"),
 }
 
 

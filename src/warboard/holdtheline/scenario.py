@@ -53,6 +53,11 @@ class Side:
     exit_hexes: tuple[Hex, ...] = ()  # hexes from which this side's units may exit the board
     exit_vp: tuple[int, int] = (0, 0)  # (VP, per this many units exited), e.g. (2, 3)
     reinforcements: tuple[Reinforcement, ...] = ()
+    label: str = ""  # how players call this side, e.g. "Hessians" (default: the name, capitalised)
+
+    @property
+    def display_name(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
 
     def command_ap_on(self, turn: int) -> int:
         return self.command_ap[min(turn, len(self.command_ap)) - 1]
@@ -72,6 +77,9 @@ class Scenario:
     time_out_winner: int | None  # seat that wins when the turn limit passes; None = draw
     options: dict[str, object] = field(default_factory=dict)  # optional rules switched on
     special_rules: str = ""  # text shown to players
+    summary: str = ""  # one line for scenario lists
+    date: str = ""  # ISO date of the battle ("" for the tutorial)
+    places: dict[Hex, str] = field(default_factory=dict)  # named hexes shown on the table
 
     def terrain_at(self, h: Hex) -> str:
         return self.terrain.get(h, "clear")

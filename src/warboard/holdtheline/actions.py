@@ -1,0 +1,257 @@
+"""Decisions and chance outcomes of Hold the Line, with their JSON and text forms.
+
+JSON forms are those of docs/holdtheline-engine.md ("Actions"); hexes are ``[col, row]``.
+Additions: ``{"type": "move", ..., "force_march": true}`` (option 11.8; ``path`` holds the extra
+hex), ``{"type": "exit", "unit": "H3"}`` (a unit on one of its side's exit hexes leaves the
+board, 1 AP) and ``{"type": "evade", "yes": true}`` (option 11.11: the defending dragoon
+retreats before close combat).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from warboard.core.errors import IllegalActionError
+from warboard.holdtheline.hexes import Hex
+
+
+class Move(NamedTuple):
+    unit: str | None  # the combat unit moving (None: a leader alone)
+    leader: str | None  # the leader moving with it, or alone
+    path: tuple[Hex, ...]  # hexes entered, in order
+    bonus: bool = False  # the leader's extra hex (6.2.4)
+    fire: Hex | None = None  # dragoon move-then-fire target (6.2.3)
+    force_march: bool = False  # option 11.8: the last hex of ``path`` is the extra one
+
+
+class Fire(NamedTuple):
+    unit: str
+    target: Hex
+
+
+class Assault(NamedTuple):
+    unit: str
+    target: Hex
+    leader_dice: bool = False  # option 11.6
+
+
+class Rally(NamedTuple):
+    leader: str
+    unit: str
+
+
+class Exit(NamedTuple):
+    unit: str
+
+
+class End(NamedTuple):
+    pass
+
+
+class Allocate(NamedTuple):
+    unit: str
+
+
+class Retreat(NamedTuple):
+    unit: str
+    to: Hex
+
+
+class Displace(NamedTuple):
+    unit: str
+    to: Hex
+
+
+class Escape(NamedTuple):
+    leader: str
+    to: Hex
+
+
+class Advance(NamedTuple):
+    yes: bool
+
+
+class Evade(NamedTuple):
+    yes: bool
+
+
+class Die(NamedTuple):
+    """Chance: one die (1..6; the action die 1..3)."""
+
+    value: int
+
+
+END = End()
+
+
+def _hex(h: Hex) -> list[int]:
+    return [h[0], h[1]]
+
+
+def action_to_json(a: Any) -> dict[str, Any]:
+    if isinstance(a, Die):
+        return {"type": "die", "value": a.value}
+    if isinstance(a, Move):
+        out: dict[str, Any] = {"type": "move"}
+        if a.unit is not None:
+            out["unit"] = a.unit
+        if a.leader is not None:
+            out["leader"] = a.leader
+        out["path"] = [_hex(h) for h in a.path]
+        if a.bonus:
+            out["bonus"] = True
+        if a.fire is not None:
+            out["fire"] = _hex(a.fire)
+        if a.force_march:
+            out["force_march"] = True
+        return out
+    if isinstance(a, Fire):
+        return {"type": "fire", "unit": a.unit, "target": _hex(a.target)}
+    if isinstance(a, Assault):
+        out = {"type": "assault", "unit": a.unit, "target": _hex(a.target)}
+        if a.leader_dice:
+            out["leader_dice"] = True
+        return out
+    if isinstance(a, Rally):
+        return {"type": "rally", "leader": a.leader, "unit": a.unit}
+    if isinstance(a, Exit):
+        return {"type": "exit", "unit": a.unit}
+    if isinstance(a, End):
+        return {"type": "end"}
+    if isinstance(a, Allocate):
+        return {"type": "allocate", "unit": a.unit}
+    if isinstance(a, Retreat):
+        return {"type": "retreat", "unit": a.unit, "to": _hex(a.to)}
+    if isinstance(a, Displace):
+        return {"type": "displace", "unit": a.unit, "to": _hex(a.to)}
+    if isinstance(a, Escape):
+        return {"type": "escape", "leader": a.leader, "to": _hex(a.to)}
+    if isinstance(a, Advance):
+        return {"type": "advance", "yes": a.yes}
+    if isinstance(a, Evade):
+        return {"type": "evade", "yes": a.yes}
+    raise TypeError(f"not a Hold the Line action: {a!r}")
+
+
+_KEYS: dict[str, set[str]] = {
+    "die": {"value"}, "move": {"unit", "leader", "path", "bonus", "fire", "force_march"},
+    "fire": {"unit", "target"}, "assault": {"unit", "target", "leader_dice"},
+    "rally": {"leader", "unit"}, "exit": {"unit"}, "end": set(), "allocate": {"unit"},
+    "retreat": {"unit", "to"}, "displace": {"unit", "to"}, "escape": {"leader", "to"},
+    "advance": {"yes"}, "evade": {"yes"},
+}
+
+
+def parse_hex(value: Any, what: str) -> Hex:
+    if (not isinstance(value, list | tuple) or len(value) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
+        raise IllegalActionError(f"{what!r} must be a hex [col, row], not {value!r}")
+    return (int(value[0]), int(value[1]))
+
+
+def _name(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value:
+        raise IllegalActionError(f"{key!r} must be a non-empty string")
+    return value
+
+
+def _flag(data: dict[str, Any], key: str, default: bool | None = False) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise IllegalActionError(f"{key!r} must be true or false")
+    return value
+
+
+def action_from_json(data: Any) -> Any:
+    """Parse an action; raises ``IllegalActionError`` naming what is wrong with it."""
+    if not isinstance(data, dict):
+        raise IllegalActionError(f"an action must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in _KEYS:
+        raise IllegalActionError(f"unknown action type {kind!r}; types: {', '.join(_KEYS)}")
+    extra = set(data) - _KEYS[kind] - {"type"}
+    if extra:
+        raise IllegalActionError(f"unknown field {sorted(extra)[0]!r} in a {kind} action")
+    if kind == "die":
+        v = data.get("value")
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise IllegalActionError("'value' of a die must be a whole number")
+        return Die(v)
+    if kind == "move":
+        path = data.get("path")
+        if not isinstance(path, list) or not path:
+            raise IllegalActionError("'path' must be a non-empty list of hexes")
+        unit = _name(data, "unit") if "unit" in data else None
+        leader = _name(data, "leader") if "leader" in data else None
+        if unit is None and leader is None:
+            raise IllegalActionError("a move names a 'unit', a 'leader' or both")
+        fire = parse_hex(data["fire"], "fire") if data.get("fire") is not None else None
+        return Move(unit, leader, tuple(parse_hex(h, "path") for h in path),
+                    _flag(data, "bonus"), fire, _flag(data, "force_march"))
+    if kind == "fire":
+        return Fire(_name(data, "unit"), parse_hex(data.get("target"), "target"))
+    if kind == "assault":
+        return Assault(_name(data, "unit"), parse_hex(data.get("target"), "target"),
+                       _flag(data, "leader_dice"))
+    if kind == "rally":
+        return Rally(_name(data, "leader"), _name(data, "unit"))
+    if kind == "exit":
+        return Exit(_name(data, "unit"))
+    if kind == "end":
+        return END
+    if kind == "allocate":
+        return Allocate(_name(data, "unit"))
+    if kind == "retreat":
+        return Retreat(_name(data, "unit"), parse_hex(data.get("to"), "to"))
+    if kind == "displace":
+        return Displace(_name(data, "unit"), parse_hex(data.get("to"), "to"))
+    if kind == "escape":
+        return Escape(_name(data, "leader"), parse_hex(data.get("to"), "to"))
+    if kind == "advance":
+        return Advance(_flag(data, "yes", None))
+    return Evade(_flag(data, "yes", None))
+
+
+def _t(h: Hex) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+def action_to_text(a: Any) -> str:
+    """A short readable form, e.g. ``move A3 4,5 4,4`` or ``fire A3 at 5,4``."""
+    if isinstance(a, Die):
+        return f"die {a.value}"
+    if isinstance(a, Move):
+        who = " + ".join(x for x in (a.unit, a.leader) if x)
+        text = f"move {who} {' '.join(_t(h) for h in a.path)}"
+        if a.bonus:
+            text += " (leader bonus)"
+        if a.force_march:
+            text += " (force march)"
+        if a.fire is not None:
+            text += f" then fire at {_t(a.fire)}"
+        return text
+    if isinstance(a, Fire):
+        return f"fire {a.unit} at {_t(a.target)}"
+    if isinstance(a, Assault):
+        return f"assault {a.unit} at {_t(a.target)}" + (" with leader dice" if a.leader_dice
+                                                         else "")
+    if isinstance(a, Rally):
+        return f"rally {a.unit} by {a.leader}"
+    if isinstance(a, Exit):
+        return f"exit {a.unit}"
+    if isinstance(a, End):
+        return "end turn"
+    if isinstance(a, Allocate):
+        return f"hits to {a.unit}"
+    if isinstance(a, Retreat):
+        return f"retreat {a.unit} to {_t(a.to)}"
+    if isinstance(a, Displace):
+        return f"displace {a.unit} to {_t(a.to)}"
+    if isinstance(a, Escape):
+        return f"escape {a.leader} to {_t(a.to)}"
+    if isinstance(a, Advance):
+        return "advance" if a.yes else "do not advance"
+    if isinstance(a, Evade):
+        return "dragoons evade" if a.yes else "dragoons stand"
+    raise TypeError(f"not a Hold the Line action: {a!r}")

@@ -1,0 +1,602 @@
+"""Hold the Line positions as JSON (docs/holdtheline-engine.md, "Observation / position JSON")
+and back, validated with errors that name the field (``PositionError``).
+
+A position is self-contained: besides the pieces it carries the scenario facts the rules need
+(terrain, home edges, command AP by turn, action-die faces, VP targets, objectives, exits, the
+reinforcements still to come, turn limit), so ``state_from_json(data)`` needs no scenario file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from warboard.core.errors import PositionError
+from warboard.holdtheline.hexes import Hex
+from warboard.holdtheline.scenario import (
+    EDGES,
+    UNIT_KINDS,
+    LeaderSetup,
+    Reinforcement,
+    Scenario,
+    Side,
+    UnitSetup,
+)
+from warboard.holdtheline.state import (
+    ACT,
+    AP_PHASE,
+    ELIMINATED,
+    EXITED,
+    ON,
+    OVER,
+    WAITING,
+    HtlState,
+    Pending,
+)
+from warboard.holdtheline.tables import TABLES
+
+if TYPE_CHECKING:
+    from warboard.holdtheline.game import HoldTheLineGame
+
+STATUSES = (ON, ELIMINATED, EXITED, WAITING)
+PHASES = (AP_PHASE, ACT, OVER)
+STAGES = ("atk_morale", "evade", "after_evade", "morale_init", "morale", "attack", "allocate",
+          "elite", "leader", "retreat_init", "retreat", "displace", "escape_init", "escape",
+          "advance", "done", "fm", "fatigue")
+
+
+def _h(h: Hex | None) -> list[int] | None:
+    return None if h is None else [h[0], h[1]]
+
+
+# ============================================================================ to JSON
+
+def position_to_json(st: HtlState) -> dict[str, Any]:
+    sc = st.sc
+    sides = sc.sides
+    data: dict[str, Any] = {
+        "game": "holdtheline", "scenario": sc.name, "title": sc.title,
+        "options": st.opts.to_json(),
+        "cols": sc.cols, "rows": sc.rows,
+        "terrain": [{"at": [c, r], "terrain": t} for (c, r), t in sorted(
+            sc.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0])) if t != "clear"],
+        "places": [{"at": list(h), "name": n} for h, n in sorted(
+            getattr(sc, "places", {}).items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+        "sides": [s.name for s in sides],
+        "labels": [s.display_name for s in sides],
+        "home_edges": [list(s.home_edges) for s in sides],
+        "first": sc.first, "turn": st.turn, "turn_limit": sc.turn_limit,
+        "time_out_winner": sc.time_out_winner,
+        "phase": st.phase, "active": st.active, "to_move": st.current_player(), "ap": st.ap,
+        "command_ap": [st.command_ap(0), st.command_ap(1)],
+        "command_ap_by_turn": [list(s.command_ap) for s in sides],
+        "action_die": [list(s.action_die) for s in sides],
+        "leaders_lost": st.leaders_lost[:],
+        "vp": [st.vp_total(0), st.vp_total(1)],
+        "vp_earned": st.vp_earned[:],
+        "vp_target": [s.vp_target for s in sides],
+        "exited": st.exited[:],
+        "units": [_unit_json(st, u) for u in st.units],
+        "leaders": [_leader_json(st, L) for L in st.leaders],
+        "vp_counters": [{"id": cid, "side": s, "at": list(h)} for cid, s, h in st.counters],
+        "objectives": _objectives(st),
+        "exits": [{"side": i, "hexes": [list(h) for h in s.exit_hexes],
+                   "vp": list(s.exit_vp), "exited": st.exited[i]}
+                  for i, s in enumerate(sides) if s.exit_hexes],
+        "attacks": [{"target": list(t), "from": [list(h) for h in f]}
+                    for t, f in st.attacks.items()],
+        "pending": pending_to_json(st, st.pending),
+        "result": st.result,
+        "events": list(st.events),
+    }
+    return data
+
+
+def _unit_json(st: HtlState, u: Any) -> dict[str, Any]:
+    d = {"id": u.id, "side": u.side, "kind": u.kind, "mp": u.mp, "start_mp": u.start_mp,
+         "at": _h(u.at), "status": u.status, "acted": u.acted, "moved": u.moved,
+         "fired_at": u.fired_at}
+    if u.status == WAITING:
+        d["arrive"] = u.arrive
+        d["enter_at"] = _h(st.game.unit_setup[u.id])
+        d["entry"] = [list(h) for h in u.entry]
+    return d
+
+
+def _leader_json(st: HtlState, L: Any) -> dict[str, Any]:
+    d = {"id": L.id, "name": L.name, "side": L.side, "at": _h(L.at), "rating": list(L.rating),
+         "hits": L.hits, "acted": L.acted, "start_at": _h(L.start_at), "status": L.status}
+    if L.status == WAITING:
+        d["arrive"] = L.arrive
+        d["enter_at"] = _h(st.game.leader_setup[L.id])
+        d["entry"] = [list(h) for h in L.entry]
+    return d
+
+
+def _objectives(st: HtlState) -> list[dict[str, Any]]:
+    occ = st.occupancy()
+    out = []
+    for i, s in enumerate(st.sc.sides):
+        for h, vp in s.objectives:
+            here = occ.get(h)
+            out.append({"at": list(h), "side": i, "vp": vp,
+                        "held": bool(here) and st.units[here[0]].side == i})
+    return out
+
+
+def pending_to_json(st: HtlState, p: Pending | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    data: dict[str, Any] = {
+        "kind": p.kind, "stage": p.stage, "wait": p.wait, "decider": p.decider,
+        "unit": p.unit, "side": p.side, "origin": _h(p.origin), "target": _h(p.target),
+        "leader": p.leader, "n_dice": p.n_dice, "hit_on": p.hit_on, "mod": p.mod,
+        "dist": p.dist, "flank": p.flank, "dice": p.dice[:],
+        "morale": [{"unit": e[0], "die": e[1], "need": e[2], "failed": e[3]} for e in p.morale],
+        "mi": p.mi, "hits": p.hits, "ones": p.ones, "victim": p.victim,
+        "elite_left": p.elite_left, "checks": p.checks[:], "retreats": p.retreats[:],
+        "follow": p.follow, "after_retreat": p.after_retreat, "current": p.current,
+        "displacing": p.displacing, "retreat_to": _h(p.retreat_to), "escapes": p.escapes[:],
+        "eliminated": p.eliminated, "converted": p.converted,
+        "path": [list(h) for h in p.path],
+    }
+    if p.stage == "allocate":
+        data["choices"] = list(p.choices)
+    elif p.stage in ("retreat", "displace"):
+        data["choices"] = [{"to": list(h), "displaces": (st.units[d].id if d is not None
+                                                         else None)} for h, d in p.choices]
+    elif p.stage == "escape":
+        data["choices"] = [list(h) for h in p.choices]
+    else:
+        data["choices"] = []
+    if p.wait == "decision":
+        decision: dict[str, Any] = {"kind": p.stage, "seat": p.decider}
+        if p.stage == "allocate":
+            decision["units"] = list(p.choices)
+        elif p.stage == "retreat":
+            decision.update(unit=p.current, choices=[list(h) for h, _ in p.choices])
+        elif p.stage == "displace":
+            decision.update(unit=p.displacing, choices=[list(h) for h, _ in p.choices])
+        elif p.stage == "escape":
+            decision.update(leader=p.current, choices=[list(h) for h in p.choices])
+        data["decision"] = decision
+    return data
+
+
+# ============================================================================ from JSON
+
+class _Reader:
+    def __init__(self, data: Any) -> None:
+        if not isinstance(data, Mapping):
+            raise PositionError("a position must be a JSON object")
+        self.data = data
+
+    @staticmethod
+    def fail(where: str, problem: str) -> PositionError:
+        return PositionError(f"{where}: {problem}")
+
+    def get(self, obj: Mapping[str, Any], key: str, where: str, default: Any = ...) -> Any:
+        if key in obj:
+            return obj[key]
+        if default is not ...:
+            return default
+        raise self.fail(f"{where}{key}", "is missing")
+
+    def int(self, value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(where, f"must be a whole number, not {value!r}")
+        if lo is not None and value < lo:
+            raise self.fail(where, f"must be at least {lo}, not {value}")
+        if hi is not None and value > hi:
+            raise self.fail(where, f"must be at most {hi}, not {value}")
+        return value
+
+    def bool(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(where, f"must be true or false, not {value!r}")
+        return value
+
+    def str(self, value: Any, where: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail(where, f"must be a non-empty string, not {value!r}")
+        return value
+
+    def list(self, value: Any, where: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(where, f"must be a list, not {type(value).__name__}")
+        return value
+
+    def obj(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(where, "must be an object")
+        return value
+
+    def hex(self, value: Any, where: str, cols: int, rows: int, optional: bool = False,
+            ) -> Hex | None:
+        if value is None and optional:
+            return None
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
+            raise self.fail(where, f"must be a hex [col, row], not {value!r}")
+        if not (0 <= value[0] < cols and 0 <= value[1] < rows):
+            raise self.fail(where, f"hex {value[0]},{value[1]} is off the {cols}x{rows} board")
+        return (value[0], value[1])
+
+    def pair(self, value: Any, where: str) -> list[Any]:
+        v = self.list(value, where)
+        if len(v) != 2:
+            raise self.fail(where, "must have one entry per side")
+        return v
+
+
+def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
+    """The scenario facts a position carries (no reinforcements; those are read with the
+    pieces)."""
+    r = _Reader(data)
+    d = r.data
+    cols = r.int(r.get(d, "cols", "", 13), "cols", 2, 60)
+    rows = r.int(r.get(d, "rows", "", 9), "rows", 2, 60)
+    terrain: dict[Hex, str] = {}
+    for i, t in enumerate(r.list(r.get(d, "terrain", "", []), "terrain")):
+        w = f"terrain[{i}]"
+        t = r.obj(t, w)
+        h = r.hex(r.get(t, "at", w + "."), w + ".at", cols, rows)
+        name = r.str(r.get(t, "terrain", w + "."), w + ".terrain")
+        if name not in TABLES.terrain:
+            raise r.fail(w + ".terrain", f"unknown terrain {name!r}; terrains: "
+                         f"{', '.join(TABLES.terrain)}")
+        if h in terrain:
+            raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is listed twice")
+        terrain[h] = name  # type: ignore[index]
+    names = r.pair(r.get(d, "sides", ""), "sides")
+    labels = r.pair(r.get(d, "labels", "", list(names)), "labels")
+    edges = r.pair(r.get(d, "home_edges", "", [[], []]), "home_edges")
+    cmd = r.pair(r.get(d, "command_ap_by_turn", "", None) or [[3], [3]], "command_ap_by_turn")
+    dice = r.pair(r.get(d, "action_die", "", [[1, 2, 3], [1, 2, 3]]), "action_die")
+    targets = r.pair(r.get(d, "vp_target", "", [None, None]), "vp_target")
+    objectives: list[list[tuple[Hex, int]]] = [[], []]
+    for i, o in enumerate(r.list(r.get(d, "objectives", "", []), "objectives")):
+        w = f"objectives[{i}]"
+        o = r.obj(o, w)
+        s = r.int(r.get(o, "side", w + "."), w + ".side", 0, 1)
+        objectives[s].append((r.hex(r.get(o, "at", w + "."), w + ".at", cols, rows),
+                              r.int(r.get(o, "vp", w + ".", 1), w + ".vp", 0, 99)))
+    exits: list[tuple[tuple[Hex, ...], tuple[int, int]]] = [((), (0, 0)), ((), (0, 0))]
+    for i, e in enumerate(r.list(r.get(d, "exits", "", []), "exits")):
+        w = f"exits[{i}]"
+        e = r.obj(e, w)
+        s = r.int(r.get(e, "side", w + "."), w + ".side", 0, 1)
+        hx = tuple(r.hex(h, f"{w}.hexes[{j}]", cols, rows)
+                   for j, h in enumerate(r.list(r.get(e, "hexes", w + "."), w + ".hexes")))
+        vp = r.pair(r.get(e, "vp", w + ".", [0, 0]), w + ".vp")
+        exits[s] = (hx, (r.int(vp[0], w + ".vp[0]", 0, 99),  # type: ignore[assignment]
+                         r.int(vp[1], w + ".vp[1]", 0, 99)))
+    sides = []
+    for s in range(2):
+        name = r.str(names[s], f"sides[{s}]")
+        ed = tuple(r.list(edges[s], f"home_edges[{s}]"))
+        for j, e in enumerate(ed):
+            if e not in EDGES:
+                raise r.fail(f"home_edges[{s}][{j}]", f"must be one of {', '.join(EDGES)}")
+        ca = tuple(r.int(v, f"command_ap_by_turn[{s}][{j}]", 0, 20)
+                   for j, v in enumerate(r.list(cmd[s], f"command_ap_by_turn[{s}]")))
+        if not ca:
+            raise r.fail(f"command_ap_by_turn[{s}]", "must not be empty")
+        ad = r.list(dice[s], f"action_die[{s}]")
+        if len(ad) != 3:
+            raise r.fail(f"action_die[{s}]", "must give the value of faces 1, 2 and 3")
+        ad_t = tuple(r.int(v, f"action_die[{s}][{j}]", 0, 6) for j, v in enumerate(ad))
+        tgt = None if targets[s] is None else r.int(targets[s], f"vp_target[{s}]", 0, 999)
+        sides.append(Side(name=name, home_edges=ed, command_ap=ca,
+                          action_die=ad_t,  # type: ignore[arg-type]
+                          vp_target=tgt, objectives=tuple(objectives[s]),
+                          exit_hexes=exits[s][0], exit_vp=exits[s][1],
+                          label=str(labels[s] or "")))
+    first = r.int(r.get(d, "first", "", 0), "first", 0, 1)
+    limit = r.int(r.get(d, "turn_limit", "", 99), "turn_limit", 1, 999)
+    tow = r.get(d, "time_out_winner", "", None)
+    tow = None if tow is None else r.int(tow, "time_out_winner", 0, 1)
+    options = r.obj(r.get(d, "options", "", {}), "options")
+    return Scenario(name=str(d.get("scenario") or "position"), title=str(d.get("title", "")),
+                    history="", cols=cols, rows=rows, terrain=terrain,
+                    sides=(sides[0], sides[1]), first=first, turn_limit=limit,
+                    time_out_winner=tow, options=dict(options))
+
+
+def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None) -> HtlState:
+    """A state from its JSON; ``PositionError`` names the field that is wrong. Without a game
+    (or when the position's pieces do not match the game's scenario) the game is made from the
+    position's own scenario facts."""
+    from warboard.holdtheline.game import HoldTheLineGame
+
+    r = _Reader(data)
+    d = r.data
+    if d.get("game", "holdtheline") != "holdtheline":
+        raise r.fail("game", f"must be \"holdtheline\", not {d.get('game')!r}")
+    base = scenario_from_position(d)
+    cols, rows = base.cols, base.rows
+    # pieces
+    units_in = r.list(r.get(d, "units", ""), "units")
+    leaders_in = r.list(r.get(d, "leaders", "", []), "leaders")
+    setups: list[list[UnitSetup]] = [[], []]
+    lsetups: list[list[LeaderSetup]] = [[], []]
+    reinf: list[list[Reinforcement]] = [[], []]
+    parsed_units = []
+    for i, u in enumerate(units_in):
+        w = f"units[{i}]"
+        u = r.obj(u, w)
+        uid = r.str(r.get(u, "id", w + "."), w + ".id")
+        side = r.int(r.get(u, "side", w + "."), w + ".side", 0, 1)
+        kind = r.str(r.get(u, "kind", w + "."), w + ".kind")
+        if kind not in UNIT_KINDS:
+            raise r.fail(w + ".kind", f"must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
+        status = r.get(u, "status", w + ".", ON)
+        if status not in STATUSES:
+            raise r.fail(w + ".status", f"must be one of {', '.join(STATUSES)}")
+        start_mp = r.int(r.get(u, "start_mp", w + ".", u.get("mp")), w + ".start_mp", 1,
+                         TABLES.units[kind].max_mp)
+        mp = r.int(r.get(u, "mp", w + "."), w + ".mp", 0, start_mp)
+        at = r.hex(r.get(u, "at", w + ".", None), w + ".at", cols, rows, optional=True)
+        if status == ON:
+            if at is None:
+                raise r.fail(w + ".at", "a unit on the board needs a hex")
+            if mp < 1:
+                raise r.fail(w + ".mp", "a unit on the board has at least 1 MP")
+        elif status != WAITING:
+            at = None
+        enter_at = at
+        if status == WAITING:
+            enter_at = r.hex(r.get(u, "enter_at", w + "."), w + ".enter_at", cols, rows)
+            entry = tuple(r.hex(h, f"{w}.entry[{j}]", cols, rows)
+                          for j, h in enumerate(r.list(r.get(u, "entry", w + ".", []),
+                                                       w + ".entry")))
+            arrive = r.int(r.get(u, "arrive", w + "."), w + ".arrive", 1, 999)
+            reinf[side].append(Reinforcement(turn=arrive, units=(UnitSetup(
+                uid, kind, start_mp, enter_at),), entry=entry))  # type: ignore[arg-type]
+        else:
+            setups[side].append(UnitSetup(uid, kind, start_mp,
+                                          at if at is not None else (0, 0)))
+        parsed_units.append((uid, side, kind, mp, start_mp, at, status,
+                             r.bool(r.get(u, "acted", w + ".", False), w + ".acted"),
+                             r.bool(r.get(u, "moved", w + ".", False), w + ".moved"),
+                             r.bool(r.get(u, "fired_at", w + ".", False), w + ".fired_at")))
+    parsed_leaders = []
+    for i, L in enumerate(leaders_in):
+        w = f"leaders[{i}]"
+        L = r.obj(L, w)
+        lid = r.str(r.get(L, "id", w + "."), w + ".id")
+        name = r.str(r.get(L, "name", w + ".", lid), w + ".name")
+        side = r.int(r.get(L, "side", w + "."), w + ".side", 0, 1)
+        rating = r.pair(r.get(L, "rating", w + ".", [1, 1]), w + ".rating")
+        rt = (r.int(rating[0], w + ".rating[0]", 0, 4), r.int(rating[1], w + ".rating[1]", 1, 4))
+        status = r.get(L, "status", w + ".", ON)
+        if status not in (ON, ELIMINATED, WAITING):
+            raise r.fail(w + ".status", "must be board, eliminated or waiting")
+        at = r.hex(r.get(L, "at", w + ".", None), w + ".at", cols, rows, optional=True)
+        if status == ON and at is None:
+            raise r.fail(w + ".at", "a leader on the board needs a hex")
+        if status == WAITING:
+            enter_at = r.hex(r.get(L, "enter_at", w + "."), w + ".enter_at", cols, rows)
+            entry = tuple(r.hex(h, f"{w}.entry[{j}]", cols, rows)
+                          for j, h in enumerate(r.list(r.get(L, "entry", w + ".", []),
+                                                       w + ".entry")))
+            arrive = r.int(r.get(L, "arrive", w + "."), w + ".arrive", 1, 999)
+            reinf[side].append(Reinforcement(turn=arrive, leaders=(LeaderSetup(
+                lid, name, enter_at, rt),), entry=entry))  # type: ignore[arg-type]
+            at = None
+        else:
+            lsetups[side].append(LeaderSetup(lid, name, at if at is not None else (0, 0), rt))
+        start_at = r.hex(r.get(L, "start_at", w + ".", None), w + ".start_at", cols, rows,
+                         optional=True)
+        parsed_leaders.append((lid, name, side, at, rt, status,
+                               r.int(r.get(L, "hits", w + ".", 0), w + ".hits", 0, 4),
+                               r.bool(r.get(L, "acted", w + ".", False), w + ".acted"),
+                               start_at if (start_at is not None or status != ON) else at))
+    counters: list[list[Hex]] = [[], []]
+    counter_ids: list[tuple[str, int, Hex]] = []
+    for i, c in enumerate(r.list(r.get(d, "vp_counters", "", []), "vp_counters")):
+        w = f"vp_counters[{i}]"
+        c = r.obj(c, w)
+        s = r.int(r.get(c, "side", w + "."), w + ".side", 0, 1)
+        h = r.hex(r.get(c, "at", w + "."), w + ".at", cols, rows)
+        cid = r.str(r.get(c, "id", w + ".", f"vp{i + 1}"), w + ".id")
+        counters[s].append(h)  # type: ignore[arg-type]
+        counter_ids.append((cid, s, h))  # type: ignore[arg-type]
+    ids = [p[0] for p in parsed_units]
+    if len(set(ids)) != len(ids):
+        raise r.fail("units", "unit ids must be unique")
+    lids = [p[0] for p in parsed_leaders]
+    if len(set(lids)) != len(lids):
+        raise r.fail("leaders", "leader ids must be unique")
+    sides = tuple(
+        Side(name=s.name, home_edges=s.home_edges, command_ap=s.command_ap,
+             action_die=s.action_die, units=tuple(setups[k]), leaders=tuple(lsetups[k]),
+             vp_counters=tuple(counters[k]), vp_target=s.vp_target, objectives=s.objectives,
+             exit_hexes=s.exit_hexes, exit_vp=s.exit_vp, reinforcements=tuple(reinf[k]),
+             label=s.label)
+        for k, s in enumerate(base.sides))
+    sc = Scenario(name=base.name, title=base.title, history="", cols=cols, rows=rows,
+                  terrain=base.terrain, sides=(sides[0], sides[1]), first=base.first,
+                  turn_limit=base.turn_limit, time_out_winner=base.time_out_winner,
+                  options=base.options)
+    if game is not None:
+        same = (game.scenario.name == sc.name and game.scenario.cols == cols
+                and game.scenario.rows == rows
+                and {k: v for k, v in game.scenario.terrain.items() if v != "clear"}
+                == {k: v for k, v in sc.terrain.items() if v != "clear"})
+        if not same:
+            game = None
+    try:
+        g = HoldTheLineGame("holdtheline", {}, scenario=sc)
+    except ValueError as exc:
+        raise PositionError(str(exc)) from exc
+    if game is not None:
+        g.name = game.name
+        g.options = game.options
+    elif base.options:
+        g.options = {"scenario": sc.name, "options": dict(base.options)}
+    st = g.new_initial_state()
+    _check_pieces(r, parsed_units, parsed_leaders, g)
+    # keep the position's piece order (legal actions are listed in it)
+    uorder = {p[0]: i for i, p in enumerate(parsed_units)}
+    st.units.sort(key=lambda u: uorder[u.id])
+    g.unit_index = {u.id: i for i, u in enumerate(st.units)}
+    lorder = {p[0]: i for i, p in enumerate(parsed_leaders)}
+    st.leaders.sort(key=lambda L: lorder[L.id])
+    g.leader_index = {L.id: i for i, L in enumerate(st.leaders)}
+    # dynamic fields
+    by_id = {u.id: u for u in st.units}
+    for uid, _side, _kind, mp, _smp, at, status, acted, moved, fired in parsed_units:
+        u = by_id[uid]
+        u.mp, u.at, u.status, u.acted, u.fired_at = mp, at, status, acted, fired
+        u.moved = moved
+    lby = {L.id: L for L in st.leaders}
+    for lid, _n, _s, at, _rt, status, hits, acted, start_at in parsed_leaders:
+        L = lby[lid]
+        L.at, L.status, L.hits, L.acted, L.start_at = at, status, hits, acted, start_at
+    st.counters = tuple(counter_ids)
+    st.turn = r.int(r.get(d, "turn", "", 1), "turn", 1, sc.turn_limit)
+    st.active = r.int(r.get(d, "active", "", sc.first), "active", 0, 1)
+    phase = r.get(d, "phase", "", ACT)
+    if phase not in PHASES:
+        raise r.fail("phase", f"must be one of {', '.join(PHASES)}")
+    st.phase = phase
+    st.ap = r.int(r.get(d, "ap", "", 0), "ap", 0, 99)
+    st.leaders_lost = [r.int(v, f"leaders_lost[{i}]", 0, 99) for i, v in
+                       enumerate(r.pair(r.get(d, "leaders_lost", "", [0, 0]), "leaders_lost"))]
+    st.vp_earned = [r.int(v, f"vp_earned[{i}]", 0, 999) for i, v in
+                    enumerate(r.pair(r.get(d, "vp_earned", "", d.get("vp", [0, 0])),
+                                     "vp_earned"))]
+    st.exited = [r.int(v, f"exited[{i}]", 0, 999) for i, v in
+                 enumerate(r.pair(r.get(d, "exited", "", [0, 0]), "exited"))]
+    attacks: dict[Hex, tuple[Hex, ...]] = {}
+    for i, a in enumerate(r.list(r.get(d, "attacks", "", []), "attacks")):
+        w = f"attacks[{i}]"
+        a = r.obj(a, w)
+        t = r.hex(r.get(a, "target", w + "."), w + ".target", cols, rows)
+        attacks[t] = tuple(r.hex(h, f"{w}.from[{j}]", cols, rows)  # type: ignore[index]
+                           for j, h in enumerate(r.list(r.get(a, "from", w + "."),
+                                                        w + ".from")))
+    st.attacks = attacks
+    events = r.get(d, "events", "", [])
+    st.events = [dict(e) for e in r.list(events, "events")]
+    result = r.get(d, "result", "", None)
+    st.result = dict(result) if isinstance(result, Mapping) else None
+    if st.phase == OVER and st.result is None:
+        raise r.fail("result", "a finished game needs its result")
+    st.pending = _pending_from_json(r, r.get(d, "pending", "", None), st, cols, rows)
+    if st.pending is not None and st.phase != ACT:
+        raise r.fail("pending", "only a side acting may have an activation under way")
+    st._moved()
+    st._legal = None
+    _check_board(r, st)
+    return st
+
+
+def _check_pieces(r: _Reader, units: list[Any], leaders: list[Any], g: Any) -> None:
+    seen: set[str] = set()
+    for p in units:
+        seen.add(p[0])
+    for p in leaders:
+        if p[0] in seen:
+            raise r.fail("leaders", f"id {p[0]!r} is used by a unit too")
+
+
+def _check_board(r: _Reader, st: HtlState) -> None:
+    from warboard.holdtheline.movement import IMPASSABLE, stack_ok
+
+    occ = st.occupancy()
+    for h, here in occ.items():
+        where = f"units (hex {h[0]},{h[1]})"
+        if st.board.move[h] == IMPASSABLE:
+            raise r.fail(where, f"a unit stands on impassable {st.board.terrain[h]}")
+        if len({st.units[i].side for i in here}) > 1:
+            raise r.fail(where, "units of both sides share a hex")
+        if not stack_ok(st.units[i].kind for i in here):
+            raise r.fail(where, "breaks the stacking limit (4.3)")
+    lead: dict[Hex, str] = {}
+    for L in st.leaders:
+        if L.status != ON:
+            continue
+        assert L.at is not None
+        if L.at in lead:
+            raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
+                         f"{lead[L.at]} and {L.id} share a hex (4.3)")
+        lead[L.at] = L.id
+        here = occ.get(L.at)
+        if here and st.units[here[0]].side != L.side:
+            raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
+                         f"{L.id} stands with enemy units")
+    if len({h for _, _, h in st.counters}) != len(st.counters):
+        raise r.fail("vp_counters", "two VP counters share a hex (4.3.1)")
+
+
+def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int,
+                       ) -> Pending | None:
+    if data is None:
+        return None
+    w = "pending."
+    d = r.obj(data, "pending")
+    kind = r.get(d, "kind", w)
+    if kind not in ("fire", "assault", "force_march"):
+        raise r.fail(w + "kind", "must be fire, assault or force_march")
+    unit = r.str(r.get(d, "unit", w), w + "unit")
+    if unit not in st.game.unit_index:
+        raise r.fail(w + "unit", f"no unit {unit!r}")
+    side = r.int(r.get(d, "side", w), w + "side", 0, 1)
+    p = Pending(kind, unit, side, r.hex(r.get(d, "origin", w), w + "origin", cols, rows),
+                r.hex(r.get(d, "target", w), w + "target", cols, rows))  # type: ignore[arg-type]
+    stage = r.get(d, "stage", w)
+    if stage not in STAGES:
+        raise r.fail(w + "stage", f"unknown stage {stage!r}")
+    p.stage = stage
+    wait = r.get(d, "wait", w, None)
+    if wait not in (None, "die", "decision"):
+        raise r.fail(w + "wait", "must be null, \"die\" or \"decision\"")
+    p.wait = wait
+    p.decider = r.int(r.get(d, "decider", w, side), w + "decider", 0, 1)
+    p.leader = d.get("leader")
+    p.n_dice = r.int(r.get(d, "n_dice", w, 0), w + "n_dice", 0, 20)
+    p.hit_on = r.int(r.get(d, "hit_on", w, 7), w + "hit_on", 0, 7)
+    p.mod = r.int(r.get(d, "mod", w, 0), w + "mod", -6, 6)
+    p.dist = r.int(r.get(d, "dist", w, 0), w + "dist", 0, 99)
+    p.flank = r.bool(r.get(d, "flank", w, False), w + "flank")
+    p.dice = [r.int(v, f"{w}dice[{i}]", 1, 6) for i, v in
+              enumerate(r.list(r.get(d, "dice", w, []), w + "dice"))]
+    p.morale = [[m["unit"], m.get("die"), m["need"], m.get("failed")]
+                for m in r.list(r.get(d, "morale", w, []), w + "morale")]
+    p.mi = r.int(r.get(d, "mi", w, 0), w + "mi", 0, 10)
+    p.hits = r.int(r.get(d, "hits", w, 0), w + "hits", 0, 20)
+    p.ones = r.int(r.get(d, "ones", w, 0), w + "ones", 0, 20)
+    p.victim = d.get("victim")
+    p.elite_left = r.int(r.get(d, "elite_left", w, 0), w + "elite_left", 0, 20)
+    p.checks = list(r.list(r.get(d, "checks", w, []), w + "checks"))
+    p.retreats = list(r.list(r.get(d, "retreats", w, []), w + "retreats"))
+    p.follow = d.get("follow")
+    p.after_retreat = r.get(d, "after_retreat", w, "escape_init")
+    p.current = d.get("current")
+    p.displacing = d.get("displacing")
+    p.retreat_to = r.hex(d.get("retreat_to"), w + "retreat_to", cols, rows, optional=True)
+    p.escapes = list(r.list(r.get(d, "escapes", w, []), w + "escapes"))
+    p.eliminated = r.bool(r.get(d, "eliminated", w, False), w + "eliminated")
+    p.converted = r.bool(r.get(d, "converted", w, False), w + "converted")
+    p.path = tuple(r.hex(h, f"{w}path[{i}]", cols, rows)  # type: ignore[misc]
+                   for i, h in enumerate(r.list(r.get(d, "path", w, []), w + "path")))
+    choices = r.list(r.get(d, "choices", w, []), w + "choices")
+    if stage == "allocate":
+        p.choices = [r.str(c, f"{w}choices[{i}]") for i, c in enumerate(choices)]
+    elif stage in ("retreat", "displace"):
+        out = []
+        for i, c in enumerate(choices):
+            c = r.obj(c, f"{w}choices[{i}]")
+            h = r.hex(c.get("to"), f"{w}choices[{i}].to", cols, rows)
+            dis = c.get("displaces")
+            out.append((h, None if dis is None else st.game.unit_index.get(dis)))
+        p.choices = out
+    elif stage == "escape":
+        p.choices = [r.hex(c, f"{w}choices[{i}]", cols, rows) for i, c in enumerate(choices)]
+    for name in ("victim", "current", "displacing", "follow", "leader"):
+        v = getattr(p, name)
+        if v is not None and not isinstance(v, str):
+            raise r.fail(w + name, "must be an id or null")
+    return p
