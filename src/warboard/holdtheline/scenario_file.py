@@ -1,0 +1,566 @@
+"""Hold the Line scenario files (TOML): reading, validation, and the packaged scenarios.
+
+The format is documented field by field in ``docs/scenarios.md``. Every problem is a
+``DataFileError`` whose message reads ``FILE: FIELD: PROBLEM``; the result is a
+``warboard.holdtheline.scenario.Scenario``, the plain values the engine uses.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from warboard.core.datafile import Fields, load_packaged_toml, load_toml, type_name
+from warboard.core.errors import DataFileError
+from warboard.holdtheline.hexes import Hex, on_board
+from warboard.holdtheline.options import BY_NUMBER, OPTIONS, Options
+from warboard.holdtheline.scenario import (
+    EDGES,
+    INFANTRY_KINDS,
+    UNIT_KINDS,
+    LeaderSetup,
+    Reinforcement,
+    Scenario,
+    Side,
+    UnitSetup,
+)
+from warboard.holdtheline.tables import TABLES
+
+PACKAGE = "warboard.holdtheline.scenarios"
+
+# Terrain names and unit sizes come from the engine's tables (tables.toml), option names from
+# options.py: one source of truth for each.
+TERRAINS = tuple(TABLES.terrain)
+IMPASSABLE = frozenset(t.name for t in TABLES.terrain.values() if t.movement == "impassable")
+
+# One letter per terrain in a `map` picture.
+MAP_LETTERS: dict[str, str] = {
+    ".": "clear", "s": "swamp", "w": "waterway", "b": "bridge", "d": "ford", "f": "forest",
+    "h": "hill", "t": "town", "n": "fence", "e": "entrenchment",
+}
+assert set(MAP_LETTERS.values()) == set(TERRAINS), "a terrain without a map letter"
+
+MIN_SIZE, MAX_SIZE = 5, 30
+MAX_TURNS = 50
+MAX_COMMAND_AP = 12
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+TOP_FIELDS = ("title", "summary", "date", "history", "special_rules", "cols", "rows", "first",
+              "turn_limit", "time_out", "options", "map", "terrain", "places", "sides")
+
+
+# ============================================================================ packaged scenarios
+
+def scenario_names() -> list[str]:
+    """The packaged scenarios' names (file stems), in no particular order."""
+    folder = resources.files(PACKAGE)
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def _packaged(name: str) -> Scenario:
+    path, data = load_packaged_toml(PACKAGE, f"{name}.toml")
+    return parse_scenario(path, data, name)
+
+
+def load_scenario(name_or_path: str | Path) -> Scenario:
+    """A packaged scenario by name (``"trenton"``) or a scenario file by path."""
+    text = str(name_or_path)
+    if isinstance(name_or_path, Path) or "/" in text or "\\" in text or text.endswith(".toml"):
+        path, data = load_toml(name_or_path)
+        return parse_scenario(path, data, Path(text).stem)
+    if text not in scenario_names():
+        raise ValueError(f"unknown scenario {text!r}; scenarios: {', '.join(list_names())}")
+    return _packaged(text)
+
+
+def list_names() -> list[str]:
+    """Packaged scenario names in list order: the tutorial first, then by date."""
+    return [name for name, _, _ in list_scenarios()]
+
+
+def list_scenarios() -> list[tuple[str, str, str]]:
+    """``(name, title, summary)`` of every packaged scenario: undated ones (the tutorial) first,
+    then by the date of the battle."""
+    loaded = [_packaged(name) for name in scenario_names()]
+    loaded.sort(key=lambda s: (s.date, s.name))
+    return [(s.name, s.title, s.summary) for s in loaded]
+
+
+# ============================================================================ parsing
+
+def load_scenario_file(path: str | Path) -> Scenario:
+    name, data = load_toml(path)
+    return parse_scenario(name, data, Path(path).stem)
+
+
+def parse_scenario(path: str, data: dict[str, Any], name: str) -> Scenario:
+    """Validate a scenario's TOML data; ``path`` names the file in error messages."""
+    return _Parser(path, data, name).scenario()
+
+
+def _hex_text(h: Hex) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+class _Parser:
+    def __init__(self, path: str, data: dict[str, Any], name: str) -> None:
+        self.path = path
+        self.top = Fields(path, "", data)
+        self.name = name
+        self.cols = MIN_SIZE
+        self.rows = MIN_SIZE
+        self.terrain: dict[Hex, str] = {}
+        self.ids: dict[str, str] = {}  # unit / leader id -> field where it was defined
+
+    def error(self, where: str, problem: str) -> DataFileError:
+        return DataFileError(self.path, where, problem)
+
+    # ---------------------------------------------------------------- values
+    def hex(self, where: str, value: Any) -> Hex:
+        """A hex written "col,row" or [col, row]; it must be on the board."""
+        if isinstance(value, str):
+            m = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", value)
+            if not m:
+                raise self.error(where, f'must be a hex "col,row" (e.g. "4,3"), not {value!r}')
+            h = (int(m.group(1)), int(m.group(2)))
+        elif (isinstance(value, list) and len(value) == 2
+              and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            h = (value[0], value[1])
+        else:
+            raise self.error(where, f'must be a hex "col,row" (e.g. "4,3"), not '
+                                    f'{type_name(value)}')
+        if not on_board(h, self.cols, self.rows):
+            raise self.error(where, f"hex {_hex_text(h)} is off the board (columns 0-"
+                                    f"{self.cols - 1}, rows 0-{self.rows - 1})")
+        return h
+
+    def passable_hex(self, where: str, value: Any, what: str) -> Hex:
+        h = self.hex(where, value)
+        terrain = self.terrain.get(h, "clear")
+        if terrain in IMPASSABLE:
+            raise self.error(where, f"{what} on hex {_hex_text(h)}, which is {terrain} "
+                                    "(impassable)")
+        return h
+
+    def hexes(self, fields: Fields, key: str, default: Any = ()) -> tuple[Hex, ...]:
+        value = fields.raw(key, list(default))
+        where = fields.field(key)
+        if not isinstance(value, list):
+            raise self.error(where, f"must be a list of hexes, not {type_name(value)}")
+        out = [self.hex(f"{where}[{i}]", v) for i, v in enumerate(value)]
+        for i, h in enumerate(out):
+            if h in out[:i]:
+                raise self.error(f"{where}[{i}]", f"hex {_hex_text(h)} is listed twice")
+        return tuple(out)
+
+    def table_list(self, fields: Fields, key: str) -> list[Fields]:
+        value = fields.raw(key, [])
+        where = fields.field(key)
+        if not isinstance(value, list):
+            raise self.error(where, f"must be a list of tables, not {type_name(value)}")
+        return [Fields(self.path, f"{where}[{i}]", v) for i, v in enumerate(value)]
+
+    def text(self, fields: Fields, key: str, default: Any = ...) -> str:
+        value = fields.raw(key, default)
+        if not isinstance(value, str):
+            raise fields.error(key, f"must be a string, not {type_name(value)}")
+        if default is ... and not value.strip():
+            raise fields.error(key, "must not be empty")
+        return value.strip()
+
+    # ---------------------------------------------------------------- the file
+    def scenario(self) -> Scenario:
+        top = self.top
+        title = self.text(top, "title")
+        summary = self.text(top, "summary")
+        if "\n" in summary:
+            raise top.error("summary", "must be one line")
+        history = self.text(top, "history")
+        special = self.text(top, "special_rules", "")
+        date = top.raw("date", "")
+        if isinstance(date, datetime.date) and not isinstance(date, datetime.datetime):
+            date = date.isoformat()
+        elif date != "":
+            raise top.error("date", f"must be a date like 1776-12-26, not {type_name(date)}")
+        self.cols = top.int("cols", 13, minimum=MIN_SIZE, maximum=MAX_SIZE)
+        self.rows = top.int("rows", 9, minimum=MIN_SIZE, maximum=MAX_SIZE)
+        turn_limit = top.int("turn_limit", minimum=1, maximum=MAX_TURNS)
+        self.read_map()
+        self.read_terrain()
+        places = self.read_places()
+        options = self.read_options()
+
+        sides_table = top.sub("sides")
+        names = list(sides_table.table)
+        if len(names) != 2:
+            raise self.error("sides", f"must define exactly two sides, not {len(names)}")
+        for n in names:
+            if not NAME_RE.match(n):
+                raise self.error(f"sides.{n}", "a side's name is lowercase letters, digits "
+                                               "and _ (e.g. american)")
+        sides = tuple(self.read_side(sides_table.sub(n), n, turn_limit) for n in names)
+        sides_table.seen.update(names)
+        self.check_board(sides)
+
+        first = top.str("first")
+        if first not in names:
+            raise top.error("first", f"must be one of the sides ({', '.join(names)}), not "
+                                     f"{first!r}")
+        time_out = top.str("time_out")
+        if time_out not in (*names, "draw"):
+            raise top.error("time_out", f"must be one of the sides ({', '.join(names)}) or "
+                                        f"draw, not {time_out!r}")
+        top.finish()
+        return Scenario(
+            name=self.name, title=title, history=history, cols=self.cols, rows=self.rows,
+            terrain=dict(self.terrain), sides=(sides[0], sides[1]),
+            first=names.index(first), turn_limit=turn_limit,
+            time_out_winner=None if time_out == "draw" else names.index(time_out),
+            options=options, special_rules=special, summary=summary, date=date, places=places,
+        )
+
+    def read_map(self) -> None:
+        picture = self.top.raw("map", None)
+        if picture is None:
+            return
+        if not isinstance(picture, str):
+            raise self.top.error("map", f"must be a multi-line string, not {type_name(picture)}")
+        lines = [line for line in picture.splitlines() if line.strip()]
+        if len(lines) != self.rows:
+            raise self.top.error("map", f"has {len(lines)} rows; the board has {self.rows}")
+        for row, line in enumerate(lines):
+            letters = line.split()
+            if len(letters) != self.cols:
+                raise self.top.error("map", f"row {row} has {len(letters)} hexes; the board "
+                                            f"has {self.cols} columns")
+            for col, letter in enumerate(letters):
+                if letter not in MAP_LETTERS:
+                    known = ", ".join(f"{k} {v}" for k, v in MAP_LETTERS.items())
+                    raise self.top.error(
+                        "map", f"hex {col},{row}: unknown terrain letter {letter!r} ({known})")
+                if MAP_LETTERS[letter] != "clear":
+                    self.terrain[(col, row)] = MAP_LETTERS[letter]
+
+    def read_terrain(self) -> None:
+        table = self.top.sub("terrain", {})
+        for terrain in table.table:
+            if terrain not in TERRAINS:
+                raise table.error(terrain, f"unknown terrain (terrains: {', '.join(TERRAINS)})")
+            for i, h in enumerate(self.hexes(table, terrain)):
+                if h in self.terrain:
+                    raise self.error(f"{table.field(terrain)}[{i}]",
+                                     f"hex {_hex_text(h)} already has terrain "
+                                     f"{self.terrain[h]}")
+                if terrain != "clear":
+                    self.terrain[h] = terrain
+        table.finish()
+
+    def read_places(self) -> dict[Hex, str]:
+        table = self.top.sub("places", {})
+        places = {}
+        for key in table.table:
+            places[self.hex(f'places."{key}"', key)] = self.text(table, key)
+        return places
+
+    def read_options(self) -> dict[str, object]:
+        """``options = ["leader_ratings", "11.10"]`` (switched on) or a table of values
+        (``[options] ap_adjust = [1, 0]``); names or rule numbers, stored by name."""
+        value = self.top.raw("options", [])
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = {v: True for v in value}
+        if not isinstance(value, dict):
+            raise self.top.error("options", "must be a list of option names or a table "
+                                            f"name = value, not {type_name(value)}")
+        out: dict[str, object] = {}
+        for key, v in value.items():
+            name = BY_NUMBER.get(key, key)
+            if name not in OPTIONS:
+                raise self.error(f"options.{key}",
+                                 f"unknown option (options: {', '.join(OPTIONS)})")
+            try:
+                Options.from_mapping({name: v})
+            except ValueError as exc:
+                raise self.error(f"options.{key}", str(exc)) from None
+            out[name] = v
+        try:
+            Options.from_mapping(out)
+        except ValueError as exc:
+            raise self.error("options", str(exc)) from None
+        return out
+
+    # ---------------------------------------------------------------- sides
+    def read_side(self, f: Fields, name: str, turn_limit: int) -> Side:
+        label = self.text(f, "label", "")
+        home_value = f.raw("home")
+        if isinstance(home_value, str):
+            home_value = [home_value]
+        if not isinstance(home_value, list) or not home_value:
+            raise f.error("home", f"must be an edge or a list of edges ({', '.join(EDGES)})")
+        for edge in home_value:
+            if edge not in EDGES:
+                raise f.error("home", f"unknown edge {edge!r} (edges: {', '.join(EDGES)})")
+        if len(set(home_value)) != len(home_value):
+            raise f.error("home", "lists an edge twice")
+        command = f.raw("command_ap")
+        if isinstance(command, int) and not isinstance(command, bool):
+            command = [command]
+        if (not isinstance(command, list) or not command
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in command)):
+            raise f.error("command_ap", "must be a whole number or a list of them (one per "
+                                        "turn, the last repeating)")
+        if len(command) > turn_limit:
+            raise f.error("command_ap", f"lists {len(command)} turns; the game has "
+                                        f"{turn_limit}")
+        for v in command:
+            if not 0 <= v <= MAX_COMMAND_AP:
+                raise f.error("command_ap", f"must be from 0 to {MAX_COMMAND_AP}, not {v}")
+        die = f.raw("action_die", [1, 2, 3])
+        if (not isinstance(die, list) or len(die) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6
+                           for v in die)):
+            raise f.error("action_die", "must list the AP of die faces 1, 2 and 3 (e.g. "
+                                        "[1, 2, 0] when a 3 counts as 0)")
+        vp_target = f.raw("vp_target", None)
+        if vp_target is not None:
+            vp_target = f.int("vp_target", minimum=1, maximum=99)
+        units = tuple(self.read_unit(u) for u in self.table_list(f, "units"))
+        leaders = tuple(self.read_leader(ld) for ld in self.table_list(f, "leaders"))
+        vp_counters = tuple(self.passable_hex(f"{f.field('vp_counters')}[{i}]", v,
+                                              "a VP counter")
+                            for i, v in enumerate(self.hex_list(f, "vp_counters")))
+        objectives = []
+        for o in self.table_list(f, "objectives"):
+            h = self.passable_hex(o.field("at"), o.raw("at"), "an objective")
+            objectives.append((h, o.int("vp", 1, minimum=1, maximum=99)))
+            o.finish()
+        exits = self.hexes(f, "exits")
+        for i, h in enumerate(exits):
+            if not (h[0] in (0, self.cols - 1) or h[1] in (0, self.rows - 1)):
+                raise self.error(f"{f.field('exits')}[{i}]",
+                                 f"hex {_hex_text(h)} is not on the edge of the board")
+        exit_vp = f.raw("exit_vp", [1, 1] if exits else [0, 0])
+        if (not isinstance(exit_vp, list) or len(exit_vp) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in exit_vp)
+                or exit_vp[0] < 0 or exit_vp[1] < (1 if exits else 0)):
+            raise f.error("exit_vp", "must be [VP, units]: VP scored per this many units "
+                                     "exited (e.g. [2, 3])")
+        if exit_vp[0] and not exits:
+            raise f.error("exit_vp", "is set but the side has no exits")
+        reinforcements = tuple(self.read_reinforcement(r, turn_limit)
+                               for r in self.table_list(f, "reinforcements"))
+        f.finish()
+        return Side(
+            name=name, home_edges=tuple(home_value), command_ap=tuple(command),
+            action_die=(die[0], die[1], die[2]), units=units, leaders=leaders,
+            vp_counters=vp_counters, vp_target=vp_target, objectives=tuple(objectives),
+            exit_hexes=exits, exit_vp=(exit_vp[0], exit_vp[1]), reinforcements=reinforcements,
+            label=label,
+        )
+
+    def hex_list(self, f: Fields, key: str) -> list[Any]:
+        value = f.raw(key, [])
+        if not isinstance(value, list):
+            raise f.error(key, f"must be a list of hexes, not {type_name(value)}")
+        return value
+
+    def new_id(self, where: str, value: str) -> None:
+        if not ID_RE.match(value):
+            raise self.error(where, f"{value!r} is not a usable id (letters, digits, _ and -)")
+        if value in self.ids:
+            raise self.error(where, f"id {value!r} is already used by {self.ids[value]}")
+        self.ids[value] = where
+
+    def read_unit(self, u: Fields) -> UnitSetup:
+        uid = u.str("id")
+        self.new_id(u.field("id"), uid)
+        kind = u.str("kind")
+        if kind not in UNIT_KINDS:
+            raise u.error("kind", f"unknown unit kind {kind!r} (kinds: {', '.join(UNIT_KINDS)})")
+        # full size by default (3.4); a scenario may start a unit reduced, never above its size
+        high = TABLES.units[kind].max_mp
+        mp = u.raw("mp", high)
+        if isinstance(mp, bool) or not isinstance(mp, int):
+            raise u.error("mp", f"must be a whole number, not {type_name(mp)}")
+        if not 1 <= mp <= high:
+            allowed = "1" if high == 1 else f"1 to {high}"
+            raise u.error("mp", f"{kind} units start with {allowed} MP (full size {high}, "
+                                f"rule 3.4), not {mp}")
+        at = self.passable_hex(u.field("at"), u.raw("at"), f"unit {uid} stands")
+        u.finish()
+        return UnitSetup(id=uid, kind=kind, mp=mp, at=at)
+
+    def read_leader(self, f: Fields) -> LeaderSetup:
+        name = self.text(f, "name")
+        lid = f.str("id", re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "leader")
+        self.new_id(f.field("id") if f.has("id") else f.field("name"), lid)
+        rating = f.raw("rating", [1, 1])
+        if (not isinstance(rating, list) or len(rating) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 2
+                           for v in rating)):
+            raise f.error("rating", "must be [combat, hits], each 1 or 2 (rule 11.6), e.g. "
+                                    "[2, 1]")
+        at = self.passable_hex(f.field("at"), f.raw("at"), f"leader {name} stands")
+        f.finish()
+        return LeaderSetup(id=lid, name=name, at=at, rating=(rating[0], rating[1]))
+
+    def read_reinforcement(self, r: Fields, turn_limit: int) -> Reinforcement:
+        turn = r.int("turn", minimum=2, maximum=turn_limit)
+        units = tuple(self.read_unit(u) for u in self.table_list(r, "units"))
+        leaders = tuple(self.read_leader(ld) for ld in self.table_list(r, "leaders"))
+        if not units and not leaders:
+            raise r.error("units", "a reinforcement brings at least one unit or leader")
+        entry = self.hexes(r, "entry")
+        for i, h in enumerate(entry):
+            if self.terrain.get(h, "clear") in IMPASSABLE:
+                raise self.error(f"{r.field('entry')}[{i}]",
+                                 f"hex {_hex_text(h)} is {self.terrain[h]} (impassable)")
+        self.check_stacking([(0, u, f"{r.field('units')}[{i}]") for i, u in enumerate(units)],
+                            [(0, ld, f"{r.field('leaders')}[{i}]")
+                             for i, ld in enumerate(leaders)])
+        r.finish()
+        return Reinforcement(turn=turn, units=units, leaders=leaders, entry=entry)
+
+    # ---------------------------------------------------------------- the whole board
+    def check_board(self, sides: tuple[Side, ...]) -> None:
+        units = [(s, u, f"sides.{side.name}.units[{i}]") for s, side in enumerate(sides)
+                 for i, u in enumerate(side.units)]
+        leaders = [(s, ld, f"sides.{side.name}.leaders[{i}]") for s, side in enumerate(sides)
+                   for i, ld in enumerate(side.leaders)]
+        self.check_stacking(units, leaders)
+        counters: dict[Hex, str] = {}
+        for side in sides:
+            for i, h in enumerate(side.vp_counters):
+                where = f"sides.{side.name}.vp_counters[{i}]"
+                if h in counters:
+                    raise self.error(where, f"hex {_hex_text(h)} already holds a VP counter "
+                                            f"({counters[h]}); one per hex (4.3.1)")
+                counters[h] = where
+
+    def check_stacking(self, units: list[tuple[int, UnitSetup, str]],
+                       leaders: list[tuple[int, LeaderSetup, str]]) -> None:
+        """4.3: one infantry-type unit or dragoon per hex, one artillery per hex, one leader per
+        hex; and no hex holds both sides' units."""
+        foot: dict[Hex, UnitSetup] = {}
+        guns: dict[Hex, UnitSetup] = {}
+        owner: dict[Hex, int] = {}
+        for side, u, place in units:
+            if u.at in owner and owner[u.at] != side:
+                raise self.error(place, f"unit {u.id} shares hex {_hex_text(u.at)} with an "
+                                        "enemy unit")
+            owner[u.at] = side
+            table = guns if u.kind == "artillery" else foot
+            other = table.get(u.at)
+            if other is not None:
+                what = ("two artillery units" if u.kind == "artillery" else
+                        f"two {'infantry' if u.kind in INFANTRY_KINDS else u.kind} units"
+                        if (u.kind in INFANTRY_KINDS) == (other.kind in INFANTRY_KINDS)
+                        else "an infantry unit and a dragoon")
+                raise self.error(place, f"unit {u.id} and unit {other.id} put {what} in hex "
+                                        f"{_hex_text(u.at)} (at most one infantry or dragoon "
+                                        "unit and one artillery per hex, rule 4.3)")
+            table[u.at] = u
+        seen: dict[Hex, LeaderSetup] = {}
+        for side, ld, place in leaders:
+            if ld.at in seen:
+                raise self.error(place, f"leaders {seen[ld.at].name} and {ld.name} are both in "
+                                        f"hex {_hex_text(ld.at)} (one leader per hex, rule 4.3)")
+            if ld.at in owner and owner[ld.at] != side:
+                raise self.error(place, f"leader {ld.name} stands in hex {_hex_text(ld.at)} "
+                                        "with enemy units")
+            seen[ld.at] = ld
+
+
+# ============================================================================ warboard scenarios
+
+def describe(sc: Scenario) -> str:
+    """Everything a player wants to know before choosing a scenario, as text."""
+    letters = {v: k for k, v in MAP_LETTERS.items()}
+    lines = [f"{sc.title}" + (f" ({sc.date})" if sc.date else "") + f" — {sc.name}",
+             sc.summary, "",
+             f"Board {sc.cols}x{sc.rows}, {sc.turn_limit} turns; "
+             f"{sc.sides[sc.first].display_name} move first. When time runs out: "
+             + ("a draw." if sc.time_out_winner is None
+                else f"{sc.sides[sc.time_out_winner].display_name} win.")]
+    if sc.options:
+        lines.append("Options: " + ", ".join(
+            f"{k} ({OPTIONS[k][0]})" + ("" if v is True else f" = {v}")
+            for k, v in sc.options.items()))
+    for seat, side in enumerate(sc.sides):
+        lines += ["", f"Seat {seat}: {side.display_name} ({side.name}), home edge "
+                      f"{' and '.join(side.home_edges)}"]
+        ap = ", ".join(str(v) for v in side.command_ap)
+        die = "" if side.action_die == (1, 2, 3) else \
+            f"; action die 1/2/3 counts {'/'.join(str(v) for v in side.action_die)}"
+        lines.append(f"  command AP {ap}" + (" (then the last repeats)"
+                                             if len(side.command_ap) > 1 else "") + die)
+        win = [f"wins at {side.vp_target} VP" if side.vp_target else "no VP target"]
+        win += [f"{vp} VP for holding {_hex_text(h)}" + _place(sc, h)
+                for h, vp in side.objectives]
+        if side.exit_hexes:
+            win.append(f"{side.exit_vp[0]} VP per {side.exit_vp[1]} units exited from "
+                       + ", ".join(_hex_text(h) for h in side.exit_hexes))
+        lines.append("  " + "; ".join(win))
+        kinds: dict[str, int] = {}
+        for u in side.units:
+            kinds[u.kind] = kinds.get(u.kind, 0) + 1
+        lines.append("  units: " + ", ".join(f"{n} {TABLES.units[k].label}"
+                                             for k, n in kinds.items()))
+        if side.leaders:
+            lines.append("  leaders: " + ", ".join(
+                f"{ld.name} {ld.rating[0]}/{ld.rating[1]} at {_hex_text(ld.at)}"
+                for ld in side.leaders))
+        if side.vp_counters:
+            lines.append("  VP counters: " + ", ".join(_hex_text(h) + _place(sc, h)
+                                                      for h in side.vp_counters))
+        for r in side.reinforcements:
+            lines.append(f"  turn {r.turn}: {len(r.units)} units and {len(r.leaders)} leaders "
+                         "arrive")
+    lines += ["", "Map (north at the top):"]
+    for row in range(sc.rows):
+        lines.append(("  " if row % 2 == 0 else "   ") + " ".join(
+            letters[sc.terrain_at((col, row))] for col in range(sc.cols)))
+    lines.append("  " + ", ".join(f"{k} {v}" for k, v in MAP_LETTERS.items()))
+    if sc.places:
+        lines.append("  places: " + "; ".join(f"{_hex_text(h)} {n}"
+                                              for h, n in sc.places.items()))
+    if sc.special_rules:
+        lines += ["", "Special rules:", *_wrap(sc.special_rules)]
+    lines += ["", "History:", *_wrap(sc.history)]
+    return "\n".join(lines)
+
+
+def _place(sc: Scenario, h: Hex) -> str:
+    return f" ({sc.places[h]})" if h in sc.places else ""
+
+
+def _wrap(text: str) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="  ")
+
+
+def run_scenarios(args: Any) -> int:
+    """``warboard scenarios [NAME]``."""
+    if args.name:
+        print(describe(load_scenario(args.name)))
+        return 0
+    rows = []
+    for name in list_names():
+        sc = _packaged(name)
+        a, b = sc.sides
+        first = "*"
+        sides = (f"{a.display_name}{first if sc.first == 0 else ''} v "
+                 f"{b.display_name}{first if sc.first == 1 else ''}")
+        rows.append((name, sc.title, str(sc.turn_limit), sides, sc.summary))
+    head = ("name", "title", "turns", "sides (* moves first)", "summary")
+    widths = [max(len(r[i]) for r in (head, *rows)) for i in range(4)]
+    for r in (head, *rows):
+        print("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4])
+    print("\n'warboard scenarios NAME' shows one; 'warboard play holdtheline --scenario NAME' "
+          "plays it.")
+    return 0

@@ -1,0 +1,434 @@
+"""Hold the Line scenario files (contract §5): the packaged scenarios load and hold the contract's
+historical facts, a broken file is refused with "FILE: FIELD: PROBLEM", every scenario plays a
+random game to its end, and ``warboard scenarios`` lists and shows them."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from warboard.core.errors import DataFileError
+from warboard.core.protocol import CHANCE, sample_chance
+from warboard.holdtheline.hexes import on_board
+from warboard.holdtheline.options import OPTIONS
+from warboard.holdtheline.scenario import INFANTRY_KINDS, Scenario
+from warboard.holdtheline.scenario_file import (
+    MAP_LETTERS,
+    TERRAINS,
+    list_names,
+    list_scenarios,
+    load_scenario,
+    load_scenario_file,
+    parse_scenario,
+    scenario_names,
+)
+from warboard.holdtheline.tables import TABLES
+
+REQUIRED = ("tutorial", "trenton", "princeton", "bemis_heights")
+NAMES = scenario_names()
+
+# rule 11.6: leader ratings by scenario
+RATINGS = {
+    "trenton": {"Washington": (2, 2), "Greene": (1, 2), "Rahl": (2, 1)},
+    "princeton": {"Washington": (2, 2), "Mercer": (1, 1), "Mawhood": (2, 2), "Leslie": (1, 1)},
+    "bemis_heights": {"Gates": (1, 1), "Arnold": (2, 1), "Burgoyne": (1, 1), "Fraser": (2, 1)},
+    "hobkirks_hill": {"Greene": (1, 2), "Huger": (1, 1), "Rawdon": (2, 2), "Watson": (1, 1)},
+}
+
+
+def packaged_text(name: str) -> str:
+    return resources.files("warboard.holdtheline.scenarios").joinpath(f"{name}.toml").read_text(
+        encoding="utf-8")
+
+
+def kinds(side) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for u in side.units:
+        out[u.kind] = out.get(u.kind, 0) + 1
+    return out
+
+
+# ============================================================================ packaged scenarios
+
+def test_at_least_five_scenarios_including_the_required_ones():
+    assert len(NAMES) >= 5
+    assert set(REQUIRED) <= set(NAMES)
+
+
+def test_list_puts_the_tutorial_first_then_by_date():
+    listed = list_scenarios()
+    assert [n for n, _, _ in listed] == list_names()
+    assert listed[0][0] == "tutorial"
+    dates = [load_scenario(n).date for n, _, _ in listed[1:]]
+    assert dates == sorted(dates) and all(dates)
+    for name, title, summary in listed:
+        assert title and summary and "\n" not in summary, name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_scenario_loads_and_is_sane(name):
+    sc = load_scenario(name)
+    assert isinstance(sc, Scenario) and sc.name == name
+    assert (sc.cols, sc.rows) == (13, 9)
+    assert len(sc.history) > 400, "a paragraph of history"
+    assert sc.turn_limit >= 5
+    assert set(sc.terrain.values()) <= set(TERRAINS)
+    for seat, side in enumerate(sc.sides):
+        assert side.home_edges and side.command_ap
+        assert side.vp_target is not None, "every scenario can be won outright"
+        assert len(side.units) >= 4 and side.leaders
+        for u in side.units:
+            assert on_board(u.at, sc.cols, sc.rows)
+            assert TABLES.terrain[sc.terrain_at(u.at)].movement != "impassable"
+            assert 1 <= u.mp <= TABLES.units[u.kind].max_mp
+        # the two sides start apart: no unit next to... at least not on top of each other
+        enemy = {u.at for u in sc.sides[1 - seat].units}
+        assert not enemy & {u.at for u in side.units}
+    # both sides' leaders and VP counters: one per hex
+    leaders = [ld.at for side in sc.sides for ld in side.leaders]
+    assert len(leaders) == len(set(leaders))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_packaged_file_loads_the_same_from_a_path(name, tmp_path):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(packaged_text(name), encoding="utf-8")
+    assert load_scenario(str(path)) == load_scenario(name)
+    assert load_scenario_file(path) == load_scenario(name)
+
+
+@pytest.mark.parametrize("name", sorted(RATINGS))
+def test_leader_ratings_follow_rule_11_6(name):
+    sc = load_scenario(name)
+    got = {ld.name: ld.rating for side in sc.sides for ld in side.leaders}
+    assert got == RATINGS[name]
+
+
+def test_trenton_holds_the_contract_facts():
+    sc = load_scenario("trenton")
+    americans, hessians = sc.sides
+    assert kinds(hessians) == {"elite": 3, "regular": 5, "artillery": 1}
+    assert all(u.mp == 4 for u in hessians.units if u.kind == "elite")
+    assert [hessians.command_ap_on(t) for t in range(1, 11)] == [1] * 5 + [2] * 5
+    assert kinds(americans) == {"regular": 9, "artillery": 3}
+    assert americans.command_ap_on(1) == americans.command_ap_on(10) == 3
+    assert americans.vp_target == 6
+    (objective, vp), = americans.objectives
+    assert vp == 1 and sc.terrain_at(objective) == "town" and objective in sc.places
+    # Hessians: 2 VP per three units that leave across the bridge
+    assert hessians.exit_vp == (2, 3)
+    bridge = next(h for h, t in sc.terrain.items() if t == "bridge")
+    from warboard.holdtheline.hexes import neighbours
+    assert set(hessians.exit_hexes) <= set(neighbours(bridge))
+    assert sc.time_out_winner == 1 and hessians.name == "british"
+
+
+def test_bemis_heights_and_hobkirks_hill_command_ap():
+    bemis = load_scenario("bemis_heights")
+    assert bemis.sides[0].name == "american" and bemis.sides[0].command_ap == (4,)
+    hobkirk = load_scenario("hobkirks_hill")
+    assert hobkirk.sides[0].command_ap == (2,)
+    assert hobkirk.sides[0].action_die == (1, 2, 0)  # a 3 counts as 0
+
+
+def test_every_terrain_has_a_map_letter():
+    assert sorted(MAP_LETTERS.values()) == sorted(TERRAINS) == sorted(TABLES.terrain)
+
+
+def test_unknown_scenario_name():
+    with pytest.raises(ValueError, match=r"unknown scenario 'waterloo'.*trenton"):
+        load_scenario("waterloo")
+
+
+# ============================================================================ validation
+
+BASE = '''
+title = "Test"
+summary = "A test scenario."
+history = "Something happened here once."
+first = "blue"
+turn_limit = 6
+time_out = "draw"
+options = ["hills_clear"]
+map = """
+. . . . . . . . . . . . .
+ . . . . . . . . . . . . .
+. . . . . . . . . . . . .
+ . . . f . . . . . . . . .
+. . . . . . s . . . . . .
+ . . . . . . . . . . . . .
+. . . . . . . . . . . . .
+ . . . . . . . . . . . . .
+. . . . . . . . . . . . .
+"""
+
+[terrain]
+hill = ["8,4"]
+
+[sides.blue]
+home = "south"
+command_ap = 2
+vp_target = 4
+units = [
+  {id = "B1", kind = "regular", mp = 4, at = "4,6"},
+  {id = "B2", kind = "artillery", at = "4,6"},
+  {id = "B3", kind = "dragoon", at = "6,7"},
+]
+leaders = [{name = "Blue", at = "4,6", rating = [2, 1]}]
+vp_counters = ["5,7"]
+
+[sides.red]
+home = "north"
+command_ap = [1, 2]
+vp_target = 4
+units = [
+  {id = "R1", kind = "elite", at = "4,2"},
+  {id = "R2", kind = "militia", at = "6,2"},
+]
+leaders = [{name = "Red", at = "4,2"}]
+exits = ["6,0"]
+exit_vp = [1, 2]
+'''
+
+
+def write(tmp_path, text: str):
+    path = tmp_path / "broken.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_base_test_file_is_valid(tmp_path):
+    sc = load_scenario(str(write(tmp_path, BASE)))
+    assert sc.name == "broken"
+    assert sc.terrain == {(3, 3): "forest", (6, 4): "swamp", (8, 4): "hill"}
+    assert sc.sides[1].command_ap_on(1) == 1 and sc.sides[1].command_ap_on(5) == 2
+    assert sc.sides[0].units[0].mp == 4 and sc.sides[1].units[0].mp == 4  # default: full size
+    assert sc.sides[1].leaders[0].id == "red" and sc.sides[1].leaders[0].rating == (1, 1)
+    assert sc.options == {"hills_clear": True}
+    assert sc.first == 0 and sc.time_out_winner is None
+
+
+BROKEN = [
+    # (replace this, with this, field named, problem named)
+    ('at = "4,2"},\n  {id = "R2"', 'at = "13,2"},\n  {id = "R2"', "sides.red.units[0].at",
+     "off the board"),
+    ('at = "4,2"},\n  {id = "R2"', 'at = "4,9"},\n  {id = "R2"', "sides.red.units[0].at",
+     "off the board"),
+    ('{id = "R2", kind = "militia", at = "6,2"}', '{id = "R2", kind = "militia", at = "6,4"}',
+     "sides.red.units[1].at", "swamp (impassable)"),
+    ('{id = "B3", kind = "dragoon", at = "6,7"}', '{id = "B3", kind = "regular", at = "4,6"}',
+     "sides.blue.units[2]", "two infantry units"),
+    ('{id = "B3", kind = "dragoon", at = "6,7"}', '{id = "B3", kind = "artillery", at = "4,6"}',
+     "sides.blue.units[2]", "two artillery units"),
+    ('{id = "B3", kind = "dragoon", at = "6,7"}', '{id = "B3", kind = "dragoon", at = "4,6"}',
+     "sides.blue.units[2]", "an infantry unit and a dragoon"),
+    ('{id = "R2", kind = "militia", at = "6,2"}', '{id = "R2", kind = "dragoon", at = "6,2"},'
+     ' {id = "R3", kind = "dragoon", at = "6,2"}', "sides.red.units[2]", "two dragoon units"),
+    ('{id = "R2", kind = "militia", at = "6,2"}', '{id = "R2", kind = "militia", at = "6,7"}',
+     "sides.red.units[1]", "shares hex 6,7 with an enemy unit"),
+    ('leaders = [{name = "Red", at = "4,2"}]', 'leaders = [{name = "Red", at = "4,2"}, '
+     '{name = "Pink", at = "4,2"}]', "sides.red.leaders[1]", "one leader per hex"),
+    ('leaders = [{name = "Red", at = "4,2"}]', 'leaders = [{name = "Red", at = "4,6"}]',
+     "sides.red.leaders[0]", "leaders Blue and Red are both in hex 4,6"),
+    ('hill = ["8,4"]', 'jungle = ["8,4"]', "terrain.jungle", "unknown terrain"),
+    ('hill = ["8,4"]', 'hill = ["3,3"]', "terrain.hill[0]", "already has terrain forest"),
+    (' . . . f . . . . . . . . .', ' . . . f . . . . . . . x .', "map",
+     "unknown terrain letter 'x'"),
+    (' . . . f . . . . . . . . .', ' . . . f . . . . . . . .', "map",
+     "row 3 has 12 hexes"),
+    ('kind = "militia"', 'kind = "grenadier"', "sides.red.units[1].kind",
+     "unknown unit kind 'grenadier'"),
+    ('{id = "R1", kind = "elite", at = "4,2"}', '{id = "R1", kind = "elite", mp = 5, at = "4,2"}',
+     "sides.red.units[0].mp", "elite units start with 1 to 4 MP"),
+    ('kind = "militia", at', 'kind = "militia", mp = 3, at', "sides.red.units[1].mp",
+     "militia units start with 1 to 2 MP"),
+    ('kind = "dragoon", at', 'kind = "dragoon", mp = 0, at', "sides.blue.units[2].mp",
+     "not 0"),
+    ('{id = "R2", kind', '{id = "R1", kind', "sides.red.units[1].id",
+     "id 'R1' is already used by sides.red.units[0].id"),
+    ('{id = "R2", kind', '{id = "B1", kind', "sides.red.units[1].id", "already used"),
+    ('options = ["hills_clear"]', 'options = ["hills_clear", "cavalry_charge"]',
+     "options.cavalry_charge", "unknown option"),
+    ('options = ["hills_clear"]', 'options = ["11.3", "11.6"]', "options",
+     "may not be used together"),
+    ('options = ["hills_clear"]', 'options = {ap_adjust = [9, 0]}', "options.ap_adjust",
+     "from -6 to 6"),
+    ('home = "north"', 'home = "up"', "sides.red.home", "unknown edge 'up'"),
+    ('home = "north"', 'home = []', "sides.red.home", "must be an edge"),
+    ('first = "blue"', 'first = "green"', "first", "must be one of the sides (blue, red)"),
+    ('time_out = "draw"', 'time_out = "nobody"', "time_out", "or draw"),
+    ('turn_limit = 6', 'turn_limit = 0', "turn_limit", "at least 1"),
+    ('command_ap = 2', 'command_ap = -1', "sides.blue.command_ap", "from 0 to"),
+    ('command_ap = [1, 2]', 'command_ap = [1, 2, 2, 2, 2, 2, 2]', "sides.red.command_ap",
+     "lists 7 turns; the game has 6"),
+    ('vp_target = 4\nunits', 'vp_target = 0\nunits', "sides.blue.vp_target", "at least 1"),
+    ('exits = ["6,0"]', 'exits = ["6,3"]', "sides.red.exits[0]", "not on the edge"),
+    ('exit_vp = [1, 2]', 'exit_vp = [1, 0]', "sides.red.exit_vp", "must be [VP, units]"),
+    ('vp_counters = ["5,7"]', 'vp_counters = ["6,4"]', "sides.blue.vp_counters[0]",
+     "a VP counter on hex 6,4, which is swamp"),
+    ('leaders = [{name = "Blue", at = "4,6", rating = [2, 1]}]',
+     'leaders = [{name = "Blue", at = "4,6", rating = [3, 1]}]', "sides.blue.leaders[0].rating",
+     "each 1 or 2"),
+    ('title = "Test"', 'title = ""', "title", "must not be empty"),
+    ('summary = "A test scenario."', 'summary = "A"\nsumary = "typo"', "sumary",
+     "not a known field"),
+    ('[sides.red]', '[sides.red.extra]\nx = 1\n[sides.red]', "sides.red.extra",
+     "not a known field"),
+    ('history = "Something happened here once."', '', "history", "is missing"),
+    ('[sides.red]\n', '[sides.green]\nhome = "east"\ncommand_ap = 1\n[sides.red]\n', "sides",
+     "exactly two sides, not 3"),
+    ('at = "5,7"', 'at = [5]', "", ""),  # placeholder, replaced below
+    ('turn_limit = 6', 'turn_limit = 6\ncols = 3', "cols", "at least 5"),
+    ('title = "Test"', 'title = "Test', "(syntax)", ""),
+]
+BROKEN = [b for b in BROKEN if b[2]]
+BROKEN += [
+    ('at = "4,2"},\n  {id = "R2"', 'at = "four,two"},\n  {id = "R2"', "sides.red.units[0].at",
+     'must be a hex "col,row"'),
+    ('at = "4,2"},\n  {id = "R2"', 'at = [4, 2, 1]},\n  {id = "R2"', "sides.red.units[0].at",
+     'must be a hex "col,row"'),
+]
+
+
+@pytest.mark.parametrize("old,new,field,problem", BROKEN,
+                         ids=[f"{b[2]}:{b[3][:30]}" for b in BROKEN])
+def test_a_broken_file_is_refused_naming_file_field_and_problem(tmp_path, old, new, field,
+                                                                problem):
+    assert old in BASE, old
+    path = write(tmp_path, BASE.replace(old, new, 1))
+    with pytest.raises(DataFileError) as info:
+        load_scenario(str(path))
+    err = info.value
+    message = str(err)
+    assert message.startswith(f"{path}: "), message
+    assert err.path == str(path)
+    assert err.field == field or err.field.startswith(field), message
+    assert problem in err.problem, message
+
+
+def test_a_reinforcement_is_validated(tmp_path):
+    good = BASE + '''
+[[sides.red.reinforcements]]
+turn = 3
+entry = ["7,0", "8,0"]
+units = [{id = "R9", kind = "regular", mp = 3, at = "6,0"}]
+leaders = [{name = "Late", at = "6,0"}]
+'''
+    sc = load_scenario(str(write(tmp_path, good)))
+    (r,) = sc.sides[1].reinforcements
+    assert r.turn == 3 and r.entry == ((7, 0), (8, 0)) and r.units[0].id == "R9"
+    for old, new, field, problem in [
+        ("turn = 3", "turn = 7", "sides.red.reinforcements[0].turn", "at most 6"),
+        ('"R9"', '"R1"', "sides.red.reinforcements[0].units[0].id", "already used"),
+        ('entry = ["7,0", "8,0"]', 'entry = ["6,4"]', "sides.red.reinforcements[0].entry[0]",
+         "impassable"),
+        ('units = [{id = "R9", kind = "regular", mp = 3, at = "6,0"}]\nleaders = [{name = '
+         '"Late", at = "6,0"}]', 'units = []', "sides.red.reinforcements[0].units",
+         "at least one"),
+    ]:
+        assert old in good
+        with pytest.raises(DataFileError) as info:
+            load_scenario(str(write(tmp_path, good.replace(old, new))))
+        assert info.value.field == field and problem in info.value.problem, str(info.value)
+
+
+def test_a_missing_file_is_a_data_file_error(tmp_path):
+    with pytest.raises(DataFileError, match="cannot be read"):
+        load_scenario(str(tmp_path / "nowhere.toml"))
+
+
+def test_units_may_start_reduced_but_never_above_their_size(tmp_path):
+    text = BASE.replace('{id = "R1", kind = "elite", at = "4,2"}',
+                        '{id = "R1", kind = "elite", mp = 2, at = "4,2"}')
+    sc = load_scenario(str(write(tmp_path, text)))
+    assert sc.sides[1].units[0].mp == 2
+    for kind in TABLES.units:
+        assert TABLES.units[kind].max_mp == {"regular": 4, "elite": 4, "light": 3}.get(kind, 2)
+    assert set(INFANTRY_KINDS) <= set(TABLES.units)
+
+
+# ============================================================================ random games
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_scenario_finishes_a_random_game(name):
+    from warboard.core.registry import make_game
+
+    try:
+        game = make_game("holdtheline", {"scenario": name})
+    except ValueError as exc:  # the engine is not registered yet
+        pytest.skip(str(exc))
+    rng = random.Random(f"htl-{name}")
+    state = game.new_initial_state()
+    for _ in range(20000):
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            state.apply(sample_chance(state, rng))
+        else:
+            legal = state.legal_actions()
+            # a random player that ends its turn only when it has nothing else to do
+            busy = [a for a in legal if game.action_to_json(a)["type"] != "end"]
+            state.apply(rng.choice(busy or legal))
+    assert state.is_terminal()
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+# ============================================================================ the command
+
+def run(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "warboard.cli", *argv], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_warboard_scenarios_lists_every_scenario():
+    done = run("scenarios")
+    assert done.returncode == 0, done.stderr
+    for name, title, summary in list_scenarios():
+        line = next(x for x in done.stdout.splitlines() if x.startswith(name + " "))
+        assert title in line and summary in line
+    assert "Americans* v Hessians" in done.stdout  # Trenton: sides, first mover marked
+
+
+def test_warboard_scenarios_name_shows_details_and_history(tmp_path):
+    done = run("scenarios", "trenton")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Trenton (1776-12-26)" in out and "History:" in out and "McConkey" in out
+    assert "Rahl 2/1" in out and "2 VP per 3 units exited" in out and "King Street" in out
+    path = write(tmp_path, BASE)
+    assert run("scenarios", str(path)).returncode == 0
+    bad = run("scenarios", "waterloo")
+    assert bad.returncode == 2 and "unknown scenario 'waterloo'" in bad.stderr
+    broken = write(tmp_path, BASE.replace('kind = "militia"', 'kind = "pikemen"'))
+    bad = run("scenarios", str(broken))
+    assert bad.returncode == 2 and "sides.red.units[1].kind: unknown unit kind" in bad.stderr
+
+
+# ============================================================================ the docs
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "scenarios.md"
+
+
+def test_the_documented_example_file_is_valid():
+    text = DOC.read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(.*?)```", text, re.S)[1]
+    sc = parse_scenario("docs/scenarios.md", tomllib.loads(block), "example")
+    assert sc.sides[1].reinforcements and sc.sides[1].exit_vp == (2, 3)
+    assert sc.sides[1].action_die == (1, 2, 0)
+
+
+def test_the_docs_list_every_scenario_every_option_and_every_terrain():
+    text = DOC.read_text(encoding="utf-8")
+    for name in NAMES:
+        assert f"| `{name}` |" in text, name
+    for option, (number, _) in OPTIONS.items():
+        assert re.search(rf"`{option}`[^|]*\| {re.escape(number)} \|", text), option
+    for letter, terrain in MAP_LETTERS.items():
+        assert f"| `{letter}` | {terrain}" in text, terrain
