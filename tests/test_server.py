@@ -14,6 +14,7 @@ import random
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -503,6 +505,49 @@ def test_resign_ends_the_game(live: LiveServer, http: httpx.Client) -> None:
     player.close()
     record = http.get(f"/api/games/{created['id']}/record", params={"token": created["token"]})
     assert record.json()["result"] == over["result"]
+
+
+# ----------------------------------------------------------------------------- database failures
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Another connection holds SQLite's write lock on the file ``path``: every write of the
+    server fails with a real ``database is locked`` (after the busy timeout of its URL)."""
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")
+        yield
+    finally:
+        other.close()
+
+
+def test_a_failing_database_refuses_with_an_error_and_changes_nothing(tmp_path: Path,
+                                                                      web_dir: Path) -> None:
+    path = tmp_path / "games.db"
+    with LiveServer(f"sqlite:///{path}?timeout=0.2", web_dir) as server, \
+            httpx.Client(base_url=server.base, timeout=TIMEOUT) as client:
+        created = create(client, mode="friend")
+        south = Player(server.ws_url(created["id"], created["token"]), 4)
+        state = south.next_turn()
+        with locked(path):
+            action = south.play(state, request_id="locked")
+            assert "could not be stored, nothing changed" in expect_error(south, "locked")
+            assert client.post("/api/games", json={}).status_code == 503
+            # the invited friend's arrival cannot be stored: an error, and the socket closes
+            north = Player(server.ws_url(created["id"], token_of(created["invite"])), 5)
+            assert "database is locked" in expect_error(north)
+            with pytest.raises(ConnectionClosed) as closed:
+                north.receive()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        now = snapshot(client, created["id"], created["token"])
+        assert {key: now[key] for key in state} == state
+        south.send(type="play", action=action, version=state["version"],
+                   request_id="locked")  # the same play, again
+        assert south.next_state()["version"] > state["version"]
+        north = Player(server.ws_url(created["id"], token_of(created["invite"])), 5)
+        assert north.next_state()["status"] == "playing"
+        for player in (south, north):
+            player.close()
 
 
 # ----------------------------------------------------------------------------- kill -9

@@ -12,6 +12,7 @@ that missed a change does when it writes.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -369,8 +370,8 @@ def test_a_process_that_missed_a_play_catches_up_when_its_own_is_refused(
             self.seat = seat
             self.messages: list[dict[str, Any]] = []
 
-        def send(self, message: dict[str, Any]) -> None:
-            self.messages.append(message)
+        def send(self, text: str) -> None:
+            self.messages.append(json.loads(text))
 
     async def scenario() -> None:
         first, second = Storage(database_url), Storage(database_url)
@@ -383,7 +384,7 @@ def test_a_process_that_missed_a_play_catches_up_when_its_own_is_refused(
         seat = table_a.state.current_player()
         client = Client(seat)
         table_b.subscribe(client)
-        legal = table_a.snapshot(seat).legal
+        legal = table_a.snapshot(seat)["legal"]
         version = table_a.version
         await table_a.play(seat, legal[0], version, "from-a")
 
@@ -396,9 +397,9 @@ def test_a_process_that_missed_a_play_catches_up_when_its_own_is_refused(
 
         # a resent play (its request id stored by another process) is not made twice
         seat = table_a.state.current_player()
-        await table_a.play(seat, table_a.snapshot(seat).legal[0], table_a.version, "again")
+        await table_a.play(seat, table_a.snapshot(seat)["legal"][0], table_a.version, "again")
         with pytest.raises(Refused, match="used already"):
-            await table_b.play(seat, table_b.snapshot(seat).legal[0], table_b.version, "again")
+            await table_b.play(seat, table_b.snapshot(seat)["legal"][0], table_b.version, "again")
 
         # a resignation stored by A ends the game for B too
         await table_a.resign(0)
@@ -471,7 +472,7 @@ def test_notices_reach_a_listening_process(database_url: str) -> None:
             created = await tables.create(CreateGame(mode="hotseat"))
             table = await tables.get(created.id)
             seat = table.state.current_player()
-            await table.play(seat, table.snapshot(seat).legal[0], table.version, "x")
+            await table.play(seat, table.snapshot(seat)["legal"][0], table.version, "x")
             deadline = time.monotonic() + TIMEOUT
             while not heard:
                 assert time.monotonic() < deadline, "no notification came"

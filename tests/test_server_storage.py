@@ -10,10 +10,12 @@ import asyncio
 import random
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from test_server import locked
 from warboard.server import tables as tables_module
 from warboard.server.ai_runner import AIRunner
 from warboard.server.messages import CreateGame, Refused
@@ -48,13 +50,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]
 
 
 def snapshots(table: Table) -> dict[Any, dict[str, Any]]:
-    return {seat: table.snapshot(seat).model_dump() for seat in (0, 1, None)}
+    return {seat: table.snapshot(seat) for seat in (0, 1, None)}
 
 
 async def play_randomly(table: Table, plays: int, rng: random.Random, tag: str) -> None:
     for i in range(plays):
         seat = table.state.current_player()
-        legal = table.snapshot(seat).legal
+        legal = table.snapshot(seat)["legal"]
         await table.play(seat, rng.choice(legal), table.version, f"{tag}{i}")
 
 
@@ -73,7 +75,7 @@ def test_a_game_is_rebuilt_exactly_from_its_events(database_url: str) -> None:
         assert snapshots(table2) == seen
         assert table2.state.to_json() == table.state.to_json()  # hidden cards included
         seat = table2.state.current_player()
-        legal = table2.snapshot(seat).legal
+        legal = table2.snapshot(seat)["legal"]
         with pytest.raises(Refused, match="used already"):
             await table2.play(seat, legal[0], table2.version, "r0")
 
@@ -134,5 +136,43 @@ def test_forgotten_tables_are_rebuilt_when_asked_again(tmp_path: Any,
         again = await tables.get(first.id)
         assert again is not first and snapshots(again) == snapshots(first)
         assert await tables.get(first.id) is again
+
+    asyncio.run(scenario())
+
+
+def test_database_failures_are_refusals_that_change_nothing(tmp_path: Path) -> None:
+    """With the file locked by another connection every write fails for real (``database is
+    locked``): each change is refused with 503 and the table stays as it was, in memory and in
+    the database; once the lock is gone the same changes go through."""
+    path = tmp_path / "games.db"
+    url = f"sqlite:///{path}?timeout=0.1"
+
+    async def scenario() -> None:
+        storage = Storage(url)
+        tables = Tables(storage, AIRunner(0))
+        created = await tables.create(CreateGame(game="hill218", mode="friend"))
+        table = await tables.get(created.id)
+        await play_randomly(table, 3, random.Random(5), "p")
+        seen, seat = snapshots(table), table.state.current_player()
+        action = table.snapshot(seat)["legal"][0]
+        changes = {"play": lambda: table.play(seat, action, table.version, "x"),
+                   "join": lambda: table.join(1), "resign": lambda: table.resign(0),
+                   "create": lambda: tables.create(CreateGame(mode="hotseat"))}
+        with locked(path):
+            for name, change in changes.items():
+                with pytest.raises(Refused, match="database is locked") as refused:
+                    await change()
+                assert refused.value.status == 503, name
+        assert snapshots(table) == seen and table.status == "waiting"
+        stored = storage.load_game(created.id)
+        assert stored is not None and not stored.seats[1].joined
+        assert len(stored.events) == table.version and stored.status == "waiting"
+
+        await changes["play"]()
+        await changes["join"]()
+        assert table.version > seen[0]["version"] and table.status == "playing"
+        assert snapshots(await Tables(Storage(url), AIRunner(0)).get(created.id)) \
+            == snapshots(table)
+        storage.close()
 
     asyncio.run(scenario())

@@ -8,9 +8,12 @@ server processes on the same database (``warboard.server.cluster``). Every refus
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -83,6 +86,10 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     async def health() -> dict[str, bool]:
         return {"ok": True}
 
+    @app.get("/api/scenarios")
+    async def scenarios() -> dict[str, Any]:
+        return {"scenarios": await asyncio.to_thread(scenario_list)}
+
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> GameCreated:
         body = bytearray()
@@ -99,10 +106,10 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     async def list_games(tokens: str = listed_tokens) -> GameList:
         return GameList(games=await tables.list_for_tokens(tokens.split(",")))
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", response_model=StateMessage)
     async def get_game(game_id: str,
                        token: str | None = Query(None, max_length=TOKEN_MAX_LENGTH),
-                       ) -> StateMessage:
+                       ) -> dict[str, Any]:
         table = await tables.get(game_id)
         seat = table.seat_of(token)
         if seat is not None:
@@ -133,6 +140,22 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
 
     _serve_client(app, web_dir)
     return app
+
+
+@lru_cache(maxsize=1)
+def scenario_list() -> list[dict[str, Any]]:
+    """The Hold the Line scenarios for ``GET /api/scenarios``: name, title, one-line summary,
+    sides (seat 0 first) and who moves first, in the order of ``warboard scenarios``."""
+    from warboard.holdtheline.scenario_file import list_scenarios, load_scenario
+
+    out = []
+    for name, title, summary in list_scenarios():
+        sc = load_scenario(name)
+        out.append({"name": name, "title": title, "summary": summary, "date": sc.date or None,
+                    "turns": sc.turn_limit, "first": sc.first,
+                    "sides": [{"name": side.name, "label": side.display_name,
+                               "home_edges": list(side.home_edges)} for side in sc.sides]})
+    return out
 
 
 def _serve_client(app: FastAPI, web_dir: Path | None) -> None:

@@ -9,22 +9,22 @@ and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 from contextlib import suppress
-from typing import Any
 
 from fastapi import WebSocket
 
 from warboard.server.messages import (
     PlayMessage,
     Refused,
+    UndoMessage,
+    encode,
     error_message,
     parse_client_message,
 )
 from warboard.server.tables import Table
 
 MAX_QUEUED = 100  # messages waiting for a client before it is dropped as too slow
-TOO_SLOW = 1013  # close code "try again later"
+TRY_AGAIN_LATER = 1013  # close code: too slow a client, or the database failed its arrival
 
 
 class Connection:
@@ -34,21 +34,27 @@ class Connection:
         self.websocket = websocket
         self.table = table
         self.seat = seat
-        self._outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, text: str) -> None:
         """Queue a message (``Subscriber.send``); a client too far behind is closed."""
         if self._outbox.qsize() >= MAX_QUEUED:
             while not self._outbox.empty():
                 self._outbox.get_nowait()
             self._outbox.put_nowait(None)
         else:
-            self._outbox.put_nowait(message)
+            self._outbox.put_nowait(text)
 
     async def run(self) -> None:
-        """Serve the client until it leaves (a seat's player counts as arrived)."""
+        """Serve the client until it leaves (a seat's player counts as arrived; when that
+        cannot be stored, the client gets an ``error`` and the connection is closed)."""
         if self.seat is not None:
-            await self.table.join(self.seat)
+            try:
+                await self.table.join(self.seat)
+            except Refused as exc:
+                await self.websocket.send_text(encode(error_message(exc.message)))
+                await self.websocket.close(TRY_AGAIN_LATER, "the database failed; reconnect")
+                return
         self.table.subscribe(self)
         writer = asyncio.create_task(self._write())
         try:
@@ -60,9 +66,9 @@ class Connection:
                 await writer  # a writer that failed on a closed socket needs no report
 
     async def _write(self) -> None:
-        while (message := await self._outbox.get()) is not None:
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
-        await self.websocket.close(TOO_SLOW, "too many messages waiting; reconnect")
+        while (text := await self._outbox.get()) is not None:
+            await self.websocket.send_text(text)
+        await self.websocket.close(TRY_AGAIN_LATER, "too many messages waiting; reconnect")
 
     async def _read(self) -> None:
         while True:
@@ -71,12 +77,12 @@ class Connection:
                 return
             text = event.get("text")
             if text is None:
-                self.send(error_message("send messages as JSON text frames"))
+                self.send(encode(error_message("send messages as JSON text frames")))
                 continue
             try:
                 await self._handle(text)
             except Refused as exc:
-                self.send(error_message(exc.message, exc.request_id))
+                self.send(encode(error_message(exc.message, exc.request_id)))
 
     async def _handle(self, text: str) -> None:
         message = parse_client_message(text)
@@ -84,6 +90,8 @@ class Connection:
             if isinstance(message, PlayMessage):
                 await self.table.play(self.seat, message.action, message.version,
                                       message.request_id)
+            elif isinstance(message, UndoMessage):
+                await self.table.undo(self.seat, message.version, message.request_id)
             else:
                 await self.table.resign(self.seat)
         except Refused as exc:

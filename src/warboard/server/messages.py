@@ -62,8 +62,18 @@ class ResignMessage(_Strict):
     request_id: RequestId | None = None
 
 
-CLIENT_MESSAGES: dict[str, type[PlayMessage | ResignMessage]] = {
-    "play": PlayMessage, "resign": ResignMessage}
+class UndoMessage(_Strict):
+    """Take back this seat's last decision (none came from the other seat or chance since)."""
+
+    type: Literal["undo"]
+    version: StrictInt
+    request_id: RequestId
+
+
+ClientMessage = PlayMessage | ResignMessage | UndoMessage
+
+CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
+    "play": PlayMessage, "resign": ResignMessage, "undo": UndoMessage}
 
 
 # ----------------------------------------------------------------------------- server → client
@@ -89,6 +99,8 @@ class GameState(BaseModel):
     legal: list[dict[str, Any]]
     log: list[str]
     last: LastDecision | None
+    hints: list[dict[str, Any]] | None = None  # parallel to legal, for games with action_hints
+    undo: bool = False  # this seat may take back its last decision now
 
 
 class StateMessage(GameState):
@@ -104,6 +116,11 @@ class ErrorMessage(BaseModel):
 class ThinkingMessage(BaseModel):
     type: Literal["thinking"] = "thinking"
     seat: int
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """A message as the JSON text sent to a client."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 def error_message(message: str, request_id: str | None = None) -> dict[str, Any]:
@@ -157,7 +174,7 @@ def parse_create(body: bytes) -> CreateGame:
         raise Refused(describe(exc.errors(include_url=False)), 422) from None
 
 
-def parse_client_message(text: str) -> PlayMessage | ResignMessage:
+def parse_client_message(text: str) -> ClientMessage:
     data = _json(text, "the message")
     request_id = data.get("request_id") if isinstance(data, dict) else None
     request_id = request_id if isinstance(request_id, str) else None

@@ -4,12 +4,14 @@ several of them may serve one PostgreSQL database: docs/scaling.md)."""
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import re
 
 import uvicorn
 from fastapi import FastAPI
 
+from warboard.hill218.state import set_plays_cache_size
 from warboard.server.ai_runner import AIRunner
 from warboard.server.app import create_app
 from warboard.server.cluster import peers_for
@@ -18,6 +20,8 @@ from warboard.server.storage import Storage
 # WebSocket frames up to this size reach the app, which refuses messages over 64 KiB with an
 # error message; a larger frame closes the connection (code 1009).
 WS_FRAME_LIMIT = 1024 * 1024
+# The server asks each board's legal plays a few times only (its AI thinks in worker processes).
+SERVER_PLAYS_CACHE_BOARDS = 256
 TOKEN_IN_URL = re.compile(r"(\btokens?=)[^&\s\"]+")
 
 
@@ -51,6 +55,16 @@ def address(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+def calm_garbage_collector() -> None:
+    """Keep the cyclic garbage collector's full passes, which stall every play under way, rare
+    and short: fewer long-lived objects in the engine's caches, the start-up objects moved out
+    of its sight, and young generations collected less often (docs/load.md)."""
+    set_plays_cache_size(SERVER_PLAYS_CACHE_BOARDS)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
+
+
 def run_serve(args: argparse.Namespace) -> int:
     storage = Storage(args.database_url)
     ai = AIRunner(args.ai_workers)
@@ -63,5 +77,6 @@ def run_serve(args: argparse.Namespace) -> int:
           + f"  the computer thinks {ai.describe()}\n"
           f"  press Ctrl+C to stop", flush=True)
     server = uvicorn.Server(server_config(app, args.host, args.port))
+    calm_garbage_collector()
     server.run()
     return 0 if server.started else 1

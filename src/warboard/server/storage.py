@@ -2,10 +2,19 @@
 
 A game is stored as its settings (``games``), who holds each seat (``seats``: a human's token only
 as its sha256, or an AI level) and its full record (``events``: every decision and chance outcome,
-in order), so it is rebuilt exactly by replaying its events. Each write is one transaction; the
-primary key (game, index) of ``events`` makes a second writer of the same game fail instead of
-forking it, and a finished game takes no more events. The calls are synchronous: the server runs
-them in a worker thread.
+in order), so it is rebuilt exactly by replaying its events. Each write is one transaction of
+SQLAlchemy Core statements; the primary key (game, index) of ``events`` makes a second writer of
+the same game fail instead of forking it, the unique request ids refuse a play stored twice, and
+a finished game takes no more events. Any failure of the database is raised as ``StorageError``
+(``StorageConflict`` for a clash with what is stored), with nothing written.
+
+The calls are synchronous. The server runs the writes through ``write``, in the one thread of the
+storage's own writer, so they never queue on each other's locks (SQLite lets one writer in at a
+time, and its busy handler sleeps in growing steps); the reads run in worker threads (``read``).
+A SQLite file is opened with ``journal_mode=WAL`` and ``synchronous=NORMAL``: readers do not
+block the writer, and a commit does not wait for the disk (docs/server-api.md says what that
+means for durability). The write-ahead log is copied into the database file (and the disk
+synced) by a thread of its own every second, never by a commit as SQLite would do by itself.
 
 On PostgreSQL every write also sends a notification on the channel ``warboard_games`` (``NOTIFY``
 in the same transaction, so it is delivered only once the write is committed, and never for one
@@ -15,23 +24,32 @@ server processes on the same database listen to it (``warboard.server.cluster``)
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import secrets
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Connection,
     DateTime,
+    Engine,
     ForeignKey,
     Integer,
     String,
     UniqueConstraint,
     create_engine,
-    func,
+    event,
+    insert,
     select,
     text,
     update,
@@ -41,6 +59,8 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from warboard.core.errors import WarboardError
+
+log = logging.getLogger("warboard.server")
 
 
 class StorageError(WarboardError):
@@ -54,6 +74,12 @@ class StorageConflict(StorageError):
 CHANNEL = "warboard_games"  # PostgreSQL's notification channel of the games' changes
 OVER = "over"  # the status of a finished game: it takes no more events
 SCHEMA_LOCK = int.from_bytes(b"warboard", "big")  # PostgreSQL advisory lock: creating tables
+# WAL, no fsync per commit, and no automatic checkpoint (the ``Checkpointer`` thread does it)
+SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+                  "PRAGMA wal_autocheckpoint=0")
+CHECKPOINT_SECONDS = 1.0
+
+T = TypeVar("T")
 
 
 def notice_payload(game_id: str, origin: str, version: int | None = None,
@@ -109,6 +135,9 @@ class EventRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: chance
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     request_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
+
+
+GAMES, SEATS, EVENTS = (Base.metadata.tables[name] for name in ("games", "seats", "events"))
 
 
 @dataclass(frozen=True)
@@ -179,12 +208,62 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
+def _reason(exc: SQLAlchemyError) -> object:
+    """What the database said (the driver's own error when there is one)."""
+    return exc.orig if isinstance(exc, DBAPIError) and exc.orig else exc
+
+
+def _tune_sqlite(engine: Engine) -> None:
+    """Open every SQLite connection in WAL mode with ``synchronous=NORMAL``."""
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            for pragma in SQLITE_PRAGMAS:
+                cursor.execute(pragma)
+        finally:
+            cursor.close()
+
+
+class Checkpointer:
+    """Copies a SQLite file's write-ahead log into the database every ``CHECKPOINT_SECONDS``
+    in a thread of its own. A ``PASSIVE`` checkpoint never blocks the writer, so the commits
+    never wait for the disk syncs of a checkpoint."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="warboard-checkpoint",
+                                        daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(CHECKPOINT_SECONDS):
+            try:
+                with self._engine.connect() as db:
+                    db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except SQLAlchemyError as exc:
+                log.warning("SQLite checkpoint failed (tried again in %.0f s): %s",
+                            CHECKPOINT_SECONDS, _reason(exc))
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _sqlite_file(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:")
+
+
 class Storage:
     """The database behind the server; creates its tables when they are missing."""
 
     def __init__(self, url: str) -> None:
         try:
             self.engine = create_engine(url)
+            if _sqlite_file(self.engine):
+                _tune_sqlite(self.engine)
             with self.engine.begin() as db:
                 if db.dialect.name == "postgresql":
                     # server processes starting together create the tables one at a time
@@ -195,32 +274,67 @@ class Storage:
                     if "psycopg" in str(exc) else "")
             raise StorageError(f"cannot open the database {_shown(url)}: {exc}{hint}") from exc
         except (SQLAlchemyError, ValueError) as exc:
-            reason = exc.orig if isinstance(exc, DBAPIError) and exc.orig else exc
+            reason = _reason(exc) if isinstance(exc, SQLAlchemyError) else exc
             raise StorageError(f"cannot open the database {_shown(url)}: {reason}") from exc
         self.origin = secrets.token_hex(8)  # this Storage's name in its notifications
         self.notifies = self.engine.dialect.name == "postgresql"
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warboard-writer")
+        self._checkpointer = Checkpointer(self.engine) if _sqlite_file(self.engine) else None
 
     def describe(self) -> str:
         """The database URL with any password hidden."""
         return self.engine.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
+        self._writer.shutdown(wait=True)
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self.engine.dispose()
+
+    async def write(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in the writer's thread: the writes are made one at a time."""
+        return await asyncio.get_running_loop().run_in_executor(self._writer,
+                                                                partial(call, *args))
+
+    @staticmethod
+    async def read(call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in a worker thread (reads need not wait for the writes)."""
+        return await asyncio.to_thread(call, *args)
+
+    @contextmanager
+    def _failures(self, what: str) -> Iterator[None]:
+        """Any failure of the database as ``StorageError`` saying what could not be done."""
+        try:
+            yield
+        except StorageError:
+            raise
+        except IntegrityError as exc:
+            raise StorageConflict(f"{what}: it clashes with what is stored (changed by "
+                                  f"another server process?): {_reason(exc)}") from exc
+        except SQLAlchemyError as exc:
+            raise StorageError(f"{what}: {_reason(exc)}") from exc
+
+    @contextmanager
+    def _transaction(self, what: str) -> Iterator[Connection]:
+        """One write transaction, committed at the end (rolled back when it fails)."""
+        with self._failures(what), self.engine.begin() as db:
+            yield db
 
     def create_game(self, game: GameData) -> None:
         """Store a new game with its seats and first events (one transaction)."""
-        with Session(self.engine) as db, db.begin():
-            db.add(GameRow(id=game.id, game=game.game, options=game.options, mode=game.mode,
-                           seed=game.seed, status=game.status, result=game.result,
-                           created=game.created, updated=game.updated))
-            db.flush()  # the game row first: seats and events refer to it
-            db.add_all(SeatRow(game_id=game.id, seat=s.seat, kind=s.kind, ai_level=s.ai_level,
-                               token_hash=s.token_hash, joined=s.joined) for s in game.seats)
-            db.add_all(self._event_rows(game.id, 0, game.events))
+        with self._transaction(f"game {game.id}: cannot store the new game") as db:
+            db.execute(insert(GAMES).values(
+                id=game.id, game=game.game, options=game.options, mode=game.mode,
+                seed=game.seed, status=game.status, result=game.result, created=game.created,
+                updated=game.updated))
+            db.execute(insert(SEATS), [{"game_id": game.id, "seat": s.seat, "kind": s.kind,
+                                        "ai_level": s.ai_level, "token_hash": s.token_hash,
+                                        "joined": s.joined} for s in game.seats])
+            self._insert_events(db, game.id, 0, game.events)
 
     def load_game(self, game_id: str, first_event: int = 0) -> GameData | None:
         """A stored game, with its events from index ``first_event`` on (all by default)."""
-        with Session(self.engine) as db:
+        with self._failures(f"game {game_id}: cannot read it"), Session(self.engine) as db:
             row = db.get(GameRow, game_id)
             if row is None:
                 return None
@@ -244,60 +358,45 @@ class Storage:
         written) when an index or a request id is taken already, or the game is over.
 
         The game's row is updated first: it stays locked until the commit, so two writers of
-        one game queue there, and the second finds the first one's events (or its end)."""
+        one game queue there, and the second finds the first one's events (or its end) and
+        fails on the primary key or the unique request ids."""
         values: dict[str, Any] = {"result": result, "updated": now()}
         if status == OVER:  # a join, not a play, ends the waiting (update_game)
             values["status"] = OVER
-        try:
-            with Session(self.engine) as db, db.begin():
-                running = db.execute(update(GameRow)
-                                     .where(GameRow.id == game_id, GameRow.status != OVER)
-                                     .values(**values)).rowcount
-                if not running:
-                    raise StorageConflict(f"game {game_id}: the game is over (or gone); "
-                                          f"event {first_index} is not stored")
-                self._check_free(db, game_id, first_index, events)
-                db.add_all(self._event_rows(game_id, first_index, events))
-                db.flush()
-                self._notify(db, game_id, first_index + len(events))
-        except IntegrityError as exc:
-            raise StorageConflict(f"game {game_id}: event {first_index} is stored already "
-                                  "(changed by another server process?)") from exc
+        with self._transaction(f"game {game_id}: event {first_index} is not stored") as db:
+            running = db.execute(update(GAMES)
+                                 .where(GAMES.c.id == game_id, GAMES.c.status != OVER)
+                                 .values(**values)).rowcount
+            if not running:
+                raise StorageConflict(f"game {game_id}: the game is over (or gone); "
+                                      f"event {first_index} is not stored")
+            self._insert_events(db, game_id, first_index, events)
+            self._notify(db, game_id, first_index + len(events))
 
     def update_game(self, game_id: str, status: str, result: dict[str, Any] | None,
                     joined_seat: int | None = None) -> bool:
         """Set a game's status and result, and mark a seat as joined. A finished game keeps
         its status and result: then only the seat is marked, and the answer is ``False``."""
-        with Session(self.engine) as db, db.begin():
-            changed = db.execute(update(GameRow)
-                                 .where(GameRow.id == game_id, GameRow.status != OVER)
+        with self._transaction(f"game {game_id}: cannot store its status") as db:
+            changed = db.execute(update(GAMES)
+                                 .where(GAMES.c.id == game_id, GAMES.c.status != OVER)
                                  .values(status=status, result=result, updated=now())).rowcount
             if joined_seat is not None:
-                db.execute(update(SeatRow)
-                           .where(SeatRow.game_id == game_id, SeatRow.seat == joined_seat)
+                db.execute(update(SEATS)
+                           .where(SEATS.c.game_id == game_id, SEATS.c.seat == joined_seat)
                            .values(joined=True))
             self._notify(db, game_id)
         return bool(changed)
 
     @staticmethod
-    def _check_free(db: Session, game_id: str, first_index: int,
-                    events: Sequence[EventData]) -> None:
-        """``StorageConflict`` unless the events go right after the stored ones, with request
-        ids not used yet (the primary key and the unique request ids would refuse them too, but
-        later and less clearly)."""
-        stored = db.scalar(select(func.count()).select_from(EventRow)
-                           .where(EventRow.game_id == game_id))
-        if stored != first_index:
-            raise StorageConflict(f"game {game_id}: {stored} events are stored, so event "
-                                  f"{first_index} cannot be added (changed by another server "
-                                  "process?)")
-        ids = [e.request_id for e in events if e.request_id is not None]
-        if ids and db.scalar(select(EventRow.index).where(EventRow.game_id == game_id,
-                                                          EventRow.request_id.in_(ids))
-                             .limit(1)) is not None:
-            raise StorageConflict(f"game {game_id}: request id {ids[0]!r} is stored already")
+    def _insert_events(db: Connection, game_id: str, first_index: int,
+                       events: Sequence[EventData]) -> None:
+        if events:
+            db.execute(insert(EVENTS), [
+                {"game_id": game_id, "index": first_index + i, "seat": e.seat,
+                 "action": e.action, "request_id": e.request_id} for i, e in enumerate(events)])
 
-    def _notify(self, db: Session, game_id: str, version: int | None = None) -> None:
+    def _notify(self, db: Connection, game_id: str, version: int | None = None) -> None:
         """Tell the other server processes, once this transaction commits (PostgreSQL)."""
         if self.notifies:
             db.execute(text("SELECT pg_notify(:channel, :payload)"),
@@ -309,16 +408,10 @@ class Storage:
         hashes = list(token_hashes)
         if not hashes:
             return []
-        with Session(self.engine) as db:
+        with self._failures("cannot list the games"), Session(self.engine) as db:
             rows = db.execute(select(GameRow, SeatRow.seat)
                               .join(SeatRow, SeatRow.game_id == GameRow.id)
                               .where(SeatRow.token_hash.in_(hashes))
                               .order_by(GameRow.updated.desc(), SeatRow.seat))
             return [GameSummary(g.id, g.game, g.mode, seat, g.status, g.result, iso(g.created),
                                 iso(g.updated)) for g, seat in rows]
-
-    @staticmethod
-    def _event_rows(game_id: str, first_index: int,
-                    events: Sequence[EventData]) -> list[EventRow]:
-        return [EventRow(game_id=game_id, index=first_index + i, seat=e.seat, action=e.action,
-                         request_id=e.request_id) for i, e in enumerate(events)]

@@ -28,7 +28,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from warboard.core.errors import IllegalActionError, RecordError
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
@@ -41,8 +41,8 @@ from warboard.server.messages import (
     CreateGame,
     GameCreated,
     Refused,
-    StateMessage,
     ThinkingMessage,
+    encode,
     error_message,
 )
 from warboard.server.storage import (
@@ -61,8 +61,8 @@ from warboard.terminal.session import Session
 log = logging.getLogger("warboard.server")
 
 HUMAN, AI = "human", "ai"
+UNDO = "undo"  # the action key of a stored undo mark: {"undo": n}
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
-READERS = (0, 1, None)  # whose log a table keeps: each seat's, and the public one
 MAX_LISTED_TOKENS = 100
 MAX_IDLE_TABLES = 256  # games kept in memory with nobody watching (rebuilt when asked again)
 IDLE_SECONDS = 60.0  # a table asked for more recently than this is in use, never forgotten
@@ -73,9 +73,35 @@ class Subscriber(Protocol):
 
     seat: int | None
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for the client; must not block."""
+    def send(self, text: str) -> None:
+        """Queue a message (JSON text) for the client; must not block."""
         ...
+
+
+def unavailable(message: str, exc: StorageError) -> Refused:
+    """The refusal (503) of a request the database failed; the failure is logged."""
+    log.error("%s", exc)
+    return Refused(f"{message}: {exc}", 503)
+
+
+def undo_mark(event: EventData) -> int | None:
+    """How many decisions a stored undo mark (``{"undo": n}``, stored for the seat that took
+    them back) takes back; ``None`` for any other event."""
+    n = event.action.get(UNDO) if event.seat is not None else None
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+
+def live_events(events: Iterable[EventData]) -> list[EventData]:
+    """The events of the game's record: the stored ones less the undo marks and the decisions
+    each mark took back."""
+    live: list[EventData] = []
+    for event in events:
+        n = undo_mark(event)
+        if n is None:
+            live.append(event)
+        else:
+            del live[max(0, len(live) - n):]
+    return live
 
 
 def chance_events(game: Game, state: State, seed: int,
@@ -113,18 +139,21 @@ class Table:
         self.storage = storage
         self.ai = ai
         self.peers = peers if peers is not None else Peers()
-        self.session = Session(self.game, data.seed, self.players(), READERS)
+        # each reader's log is kept from the first time it is asked for (session.log)
+        self.session = Session(self.game, data.seed, self.players(), readers=())
         self.session.recorder.record.created = iso(data.created)
         self.request_ids: dict[str, int] = {}
         self.last: _Last | None = None
+        self._legal: tuple[int, list[dict[str, Any]]] | None = None  # (version, actions)
         self.subscribers: set[Subscriber] = set()
         self.lock = asyncio.Lock()
         self._ai_task: asyncio.Task[None] | None = None
         self._refresh_task: asyncio.Task[None] | None = None
         self._stale = False  # another process changed the game since the last catch-up began
         self.touched = time.monotonic()  # when it was last asked for
-        for event in data.events:
-            self._replay(event)
+        self._undone = 0  # stored events outside the record: undo marks, what they took back
+        self._hints: tuple[int, list[dict[str, Any]]] | None = None  # (version, hints)
+        self._replay_stored(data.events)
 
     # ------------------------------------------------------------------ reading
 
@@ -134,14 +163,19 @@ class Table:
 
     @property
     def version(self) -> int:
-        """The number of events so far: it grows with every accepted play."""
-        return len(self.session.events)
+        """The number of stored events so far (undo marks and the decisions they took back
+        count too): it grows with every accepted play or undo."""
+        return len(self.session.events) + self._undone
 
     @property
     def status(self) -> str:
+        return self._status(self.seats)
+
+    def _status(self, seats: dict[int, SeatData]) -> str:
+        """The status with these seats."""
         if self.abandoned is not None or self.state.is_terminal():
             return OVER
-        if any(s.kind == HUMAN and not s.joined for s in self.seats.values()):
+        if any(s.kind == HUMAN and not s.joined for s in seats.values()):
             return WAITING
         return PLAYING
 
@@ -164,20 +198,30 @@ class Table:
                 return seat.seat
         raise Refused("this token holds no seat in this game", 403)
 
-    def snapshot(self, seat: int | None) -> StateMessage:
-        """The game as ``seat`` may see it (a spectator: ``None``)."""
-        state = self.state
-        to_act = (seat is not None and self.status != OVER
-                  and state.current_player() == seat)
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The game as ``seat`` may see it (a spectator: ``None``): a ``state`` message, the
+        fields of ``StateMessage`` as plain data. Its view and legal actions are made once per
+        version and its log grows line by line (``Session``), so a state costs little more
+        than its size."""
+        status = self.status
+        to_act = seat is not None and status != OVER and self.state.current_player() == seat
         last = None
         if self.last is not None and self.last.shown[seat]:
             last = {"seat": self.last.seat, "action": self.last.action}
-        return StateMessage(
-            id=self.id, game=self.game.name, options=dict(self.game.options), mode=self.mode,
-            seat=seat, version=self.version, status=self.status, result=self.result,
-            players=self.players(), view=state.observation(seat),
-            legal=[self.game.action_to_json(a) for a in state.legal_actions()] if to_act else [],
-            log=self.session.log(seat, last=None), last=last)
+        return {"type": "state", "id": self.id, "game": self.game.name,
+                "options": dict(self.game.options), "mode": self.mode, "seat": seat,
+                "version": self.version, "status": status, "result": self.result,
+                "players": self.players(), "view": self.session.observation(seat),
+                "legal": self._legal_actions() if to_act else [],
+                "log": self.session.log(seat, last=None), "last": last,
+                **self._extras(seat, to_act)}
+
+    def _legal_actions(self) -> list[dict[str, Any]]:
+        """The legal actions of the seat to act, as JSON (made once per version)."""
+        if self._legal is None or self._legal[0] != self.version:
+            self._legal = (self.version, [self.game.action_to_json(a)
+                                          for a in self.state.legal_actions()])
+        return self._legal[1]
 
     def record_for(self, seat: int) -> dict[str, Any]:
         """The record of a finished game as ``seat`` could know it (docs/records.md)."""
@@ -191,38 +235,49 @@ class Table:
     def subscribe(self, subscriber: Subscriber) -> None:
         """Watch the table; the current state is sent first."""
         self.subscribers.add(subscriber)
-        subscriber.send(self._message(subscriber.seat))
+        subscriber.send(encode(self.snapshot(subscriber.seat)))
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
+        """Stop watching; the log of a seat nobody watches any more is no longer kept."""
         self.subscribers.discard(subscriber)
-
-    def _message(self, seat: int | None) -> dict[str, Any]:
-        return self.snapshot(seat).model_dump(mode="json")
+        if all(sub.seat != subscriber.seat for sub in self.subscribers):
+            self.session.unfollow(subscriber.seat)
 
     def _broadcast(self) -> None:
-        messages: dict[int | None, dict[str, Any]] = {}
+        """Send every subscriber its seat's state, made and encoded once per seat."""
+        texts: dict[int | None, str] = {}
         for sub in list(self.subscribers):
-            if sub.seat not in messages:
-                messages[sub.seat] = self._message(sub.seat)
-            sub.send(messages[sub.seat])
+            if sub.seat not in texts:
+                texts[sub.seat] = encode(self.snapshot(sub.seat))
+            sub.send(texts[sub.seat])
 
     def _tell_all(self, message: dict[str, Any]) -> None:
+        text = encode(message)
         for sub in list(self.subscribers):
-            sub.send(message)
+            sub.send(text)
+
+    @staticmethod
+    def _failed(what: str, exc: StorageError) -> Refused:
+        """The refusal of a change that could not be stored."""
+        return unavailable(f"{what} could not be stored, nothing changed", exc)
 
     # ------------------------------------------------------------------ changing the game
 
     async def join(self, seat: int) -> None:
-        """A human seat's token was used: its player is here."""
-        info = self.seats[seat]
-        if info.joined:
+        """A human seat's token was used: its player is here (stored first; ``Refused`` when
+        it cannot be, and nothing changed)."""
+        if self.seats[seat].joined:
             return
         async with self.lock:
             if self.seats[seat].joined:
                 return
-            self.seats[seat] = replace(info, joined=True)
-            await asyncio.to_thread(self.storage.update_game, self.id, self.status, self.result,
-                                    seat)
+            seats = {**self.seats, seat: replace(self.seats[seat], joined=True)}
+            try:
+                await self.storage.write(self.storage.update_game, self.id, self._status(seats),
+                                         self.result, seat)
+            except StorageError as exc:
+                raise self._failed("your arrival", exc) from None
+            self.seats = seats
             self._broadcast()
 
     async def play(self, seat: int | None, action_json: dict[str, Any], version: int,
@@ -246,16 +301,10 @@ class Table:
                 await self._commit(seat, action, request_id)
             except IllegalActionError as exc:
                 raise Refused(f"illegal play: {exc}", 422) from None
-            except StorageConflict as exc:
-                if not self.peers.shared:
-                    log.error("game %s: %s", self.id, exc)
-                    raise Refused(f"the play could not be stored, nothing changed: {exc}",
-                                  503) from None
-                await self._moved_on(request_id)
             except StorageError as exc:
-                log.error("game %s: %s", self.id, exc)
-                raise Refused(f"the play could not be stored, nothing changed: {exc}",
-                              503) from None
+                if isinstance(exc, StorageConflict) and self.peers.shared:
+                    await self._moved_on(request_id)
+                raise self._failed("the play", exc) from None
         self.start_ai()
 
     async def resign(self, seat: int | None) -> None:
@@ -265,13 +314,101 @@ class Table:
             if self.status == OVER:
                 raise Refused("the game is over", 409)
             result = {"abandoned": True, "by": seat, "how": "resigned"}
-            if not await asyncio.to_thread(self.storage.update_game, self.id, OVER, result):
+            try:
+                ended = await self.storage.write(self.storage.update_game, self.id, OVER, result)
+            except StorageError as exc:
+                raise self._failed("the resignation", exc) from None
+            if not ended:
                 await self._catch_up()  # it ended in another server process
                 raise Refused("the game is over", 409)
             self.abandoned = result
             self._broadcast()
 
-    async def _moved_on(self, request_id: str) -> None:
+    # ------------------------------------------------------------------ undo
+
+    def undo_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` may not take back its last decision now (``None``: it may): only its
+        own decisions, never past a chance outcome (a die, a draw) or the other seat's
+        decision, and not once the game is over."""
+        if seat is None:
+            return "spectators cannot undo: open the game with a seat's token"
+        if self.status == OVER:
+            return "the game is over"
+        events = self.session.events
+        if not events or events[-1].get("seat") != seat:
+            return ("nothing to take back: undo takes back only your own decisions, and never "
+                    "past a die roll or the other side's decision")
+        return None
+
+    async def undo(self, seat: int | None, version: int, request_id: str) -> None:
+        """Take back ``seat``'s last decision; ``Refused`` (and nothing changed) when it may
+        not. The undo is stored as one event, an undo mark, in one transaction (so the record
+        is never half taken back); the table is then rebuilt from the stored events, and the
+        version grows by one, so plays made on the state before are refused as stale."""
+        async with self.lock:
+            if seat is None:
+                raise Refused("spectators cannot undo: open the game with a seat's token", 403)
+            if request_id in self.request_ids:
+                raise Refused(f"request_id {request_id!r} was used already (for event "
+                              f"{self.request_ids[request_id]}); nothing is taken back again")
+            if version != self.version:
+                raise Refused(f"stale version {version}: the game is at version {self.version} "
+                              "(something happened since you looked); nothing was taken back",
+                              409)
+            refusal = self.undo_refusal(seat)
+            if refusal is not None:
+                raise Refused(refusal, 409)
+            mark = EventData(seat, {UNDO: 1}, request_id)
+            try:
+                await self.storage.write(self.storage.append_events, self.id, self.version,
+                                         [mark], self.status, self.result)
+                whole = await self.storage.read(self.storage.load_game, self.id)
+            except StorageError as exc:
+                if isinstance(exc, StorageConflict) and self.peers.shared:
+                    await self._moved_on(request_id)
+                raise self._failed("the undo", exc) from None
+            if whole is not None:
+                self._rebuild(whole.events)
+            self._broadcast()
+        self.start_ai()
+
+    def _replay_stored(self, events: list[EventData]) -> None:
+        """Replay the stored events that make the record (``live_events``); the request ids
+        of undone decisions and undo marks stay used."""
+        live = live_events(events)
+        self._undone = len(events) - len(live)
+        for index, event in enumerate(events):
+            if event.request_id is not None:
+                self.request_ids[event.request_id] = index
+        for event in live:
+            self._replay(event)
+
+    def _rebuild(self, events: list[EventData]) -> None:
+        """Replay the game afresh from all of its stored events (after an undo)."""
+        created = self.session.recorder.record.created
+        self.session = Session(self.game, self.seed, self.players(), readers=())
+        self.session.recorder.record.created = created
+        self.request_ids = {}
+        self.last = None
+        self._replay_stored(events)
+
+    def _extras(self, seat: int | None, to_act: bool) -> dict[str, Any]:
+        """The last fields of a state: ``undo`` (may ``seat`` undo now) and ``hints``: for
+        games whose states describe their actions (``action_hints``), one per legal action, in
+        their order (``None`` for other games)."""
+        hints = None
+        if hasattr(self.state, "action_hints"):
+            hints = self._action_hints() if to_act else []
+        return {"undo": seat is not None and self.undo_refusal(seat) is None, "hints": hints}
+
+    def _action_hints(self) -> list[dict[str, Any]]:
+        """``action_hints`` of each legal action, in their order (made once per version)."""
+        if self._hints is None or self._hints[0] != self.version:
+            hint = self.state.action_hints  # type: ignore[attr-defined]
+            self._hints = (self.version, [hint(a) for a in self.state.legal_actions()])
+        return self._hints[1]
+
+    async def _moved_on(self, request_id: str) -> NoReturn:
         """Another server process stored a play first: catch up, and refuse this one. Call
         with the lock held."""
         try:
@@ -297,9 +434,9 @@ class Table:
         batch = [(action, EventData(seat, self.game.action_to_json(action), request_id)),
                  *chance_events(self.game, after, self.seed, self.version + 1)]
         status = OVER if after.is_terminal() else self.status
-        await asyncio.to_thread(self.storage.append_events, self.id, self.version,
-                                [event for _, event in batch], status,
-                                Recorder.result_json(after))
+        await self.storage.write(self.storage.append_events, self.id, self.version,
+                                 [event for _, event in batch], status,
+                                 Recorder.result_json(after))
         for outcome, event in batch:
             self._apply(outcome, event)
         self._broadcast()
@@ -330,7 +467,7 @@ class Table:
         events (each decision with its chance outcomes sent as its own state, as if played
         here), joined seats, a resignation. Call with the lock held; ``True`` if anything
         changed."""
-        data = await asyncio.to_thread(self.storage.load_game, self.id, self.version)
+        data = await self.storage.read(self.storage.load_game, self.id, self.version)
         if data is None:
             return False
         changed = False
@@ -338,6 +475,13 @@ class Table:
             if seat.joined and not self.seats[seat.seat].joined:
                 self.seats[seat.seat] = seat
                 changed = True
+        if any(undo_mark(event) is not None for event in data.events):
+            # a seat took back a decision through another process: replay the whole record
+            whole = await self.storage.read(self.storage.load_game, self.id)
+            if whole is not None:
+                self._rebuild(whole.events)
+                changed = True
+            data.events = []
         for event in data.events:
             if changed and event.seat is not None:
                 self._broadcast()  # the previous decision
@@ -484,7 +628,10 @@ class Tables:
                         created=moment, updated=moment, seats=seats, events=events)
         table = Table(data, self.storage, self.ai, self.peers)
         data.status = table.status
-        await asyncio.to_thread(self.storage.create_game, data)
+        try:
+            await self.storage.write(self.storage.create_game, data)
+        except StorageError as exc:
+            raise unavailable("the new game could not be stored", exc) from None
         self._keep(table)
         table.start_ai()
         link = f"/play/{table.id}#token="
@@ -505,7 +652,7 @@ class Tables:
             async with self._loading:
                 table = self._tables.get(game_id)
                 if table is None:
-                    data = await asyncio.to_thread(self.storage.load_game, game_id)
+                    data = await self._load(game_id)
                     if data is None:
                         raise Refused(f"no game {game_id!r}", 404)
                     table = Table(data, self.storage, self.ai, self.peers)
@@ -516,6 +663,12 @@ class Tables:
         self._keep(table)
         table.start_ai()
         return table
+
+    async def _load(self, game_id: str) -> GameData | None:
+        try:
+            return await self.storage.read(self.storage.load_game, game_id)
+        except StorageError as exc:
+            raise unavailable("the game cannot be read now", exc) from None
 
     def _keep(self, table: Table) -> None:
         """Remember ``table`` as the most recently used; forget the oldest idle ones."""
@@ -528,8 +681,10 @@ class Tables:
 
     async def list_for_tokens(self, seat_tokens: Iterable[str]) -> list[GameSummary]:
         hashes = [tokens.hash_token(t) for t in seat_tokens if t][:MAX_LISTED_TOKENS]
-        rows = await asyncio.to_thread(self.storage.games_for_tokens, hashes)
-        return rows
+        try:
+            return await self.storage.read(self.storage.games_for_tokens, hashes)
+        except StorageError as exc:
+            raise unavailable("the games cannot be listed now", exc) from None
 
     async def start(self) -> None:
         """Listen to the other server processes (when there can be any)."""

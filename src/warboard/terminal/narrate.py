@@ -51,17 +51,23 @@ def narrate(rules: Ruleset, before: View, after: View, event: dict[str, Any]) ->
     return entries
 
 
+def _merged(last: LogEntry, entry: LogEntry) -> LogEntry | None:
+    """``last`` and ``entry`` as one entry when both are draws of one seat in one turn."""
+    if entry.drawer is None or last.drawer != entry.drawer or last.turn != entry.turn:
+        return None
+    cards = None if last.cards is None or entry.cards is None else last.cards + entry.cards
+    return LogEntry(entry.turn, drawer=entry.drawer, count=last.count + entry.count, cards=cards)
+
+
 def merge_draws(entries: Iterable[LogEntry]) -> list[LogEntry]:
     """Adjacent draws of one seat in one turn become one entry ("North draws 2 cards")."""
     out: list[LogEntry] = []
     for e in entries:
-        last = out[-1] if out else None
-        if (last is not None and e.drawer is not None and last.drawer == e.drawer
-                and last.turn == e.turn):
-            cards = None if last.cards is None or e.cards is None else last.cards + e.cards
-            out[-1] = LogEntry(e.turn, drawer=e.drawer, count=last.count + e.count, cards=cards)
-        else:
+        merged = _merged(out[-1], e) if out else None
+        if merged is None:
             out.append(e)
+        else:
+            out[-1] = merged
     return out
 
 
@@ -80,6 +86,26 @@ def log_lines(rules: Ruleset, entries: Iterable[LogEntry], last: int | None = 10
     if last is not None:
         merged = merged[-last:]
     return [entry_text(rules, e) for e in merged]
+
+
+class LogText:
+    """A log kept as text lines as it grows: each entry added at the end is merged with the
+    last one or told as a new line, so the lines equal ``log_lines`` of all the entries."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.lines: list[str] = []
+        self._last: LogEntry | None = None
+
+    def extend(self, entries: Iterable[LogEntry]) -> None:
+        for e in entries:
+            merged = _merged(self._last, e) if self._last is not None else None
+            if merged is None:
+                self.lines.append(entry_text(self.rules, e))
+                self._last = e
+            else:
+                self.lines[-1] = entry_text(self.rules, merged)
+                self._last = merged
 
 
 # ----------------------------------------------------------------------------- decisions

@@ -4,21 +4,22 @@ the log as each reader may see it, undo within a turn and abandoning."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from warboard.core.protocol import CHANCE, Game, State, sample_chance
 from warboard.core.record import Recorder
-from warboard.terminal.narrate import LogEntry, log_lines, narrate
-from warboard.terminal.view import View
+from warboard.terminal.engine_log import engine_lines, told_by_engine
+from warboard.terminal.narrate import LogEntry, LogText, narrate
+from warboard.terminal.view import Observation, View
 
 Reader = int | None  # a seat, or None for the public (spectator) log
 
 
 @dataclass(frozen=True)
 class _Told:
-    """What one event told each reader, and the turn it was played in (for undo)."""
+    """What one event told each followed reader, and the turn it was played in (for undo)."""
 
     turn: int
     entries: dict[Reader, list[LogEntry]]
@@ -27,19 +28,24 @@ class _Told:
 class Session:
     """Plays ``game`` through a ``Recorder``; chance is drawn from ``random.Random(seed)``.
 
-    ``readers`` are the seats (and ``None`` for the public) whose log is kept; each log is
-    narrated from that reader's own views only.
+    The log of each *followed* reader (a seat, or ``None`` for the public) is narrated from that
+    reader's own views only, event by event, and kept as text lines. ``readers`` are followed
+    from the start; any other reader is followed from the first time its log is asked for (its
+    log is then narrated by replaying the game), until ``unfollow``. The observations of the
+    current state are made once and kept until the next event.
     """
 
     def __init__(self, game: Game, seed: int, players: Sequence[str],
                  readers: Sequence[Reader]) -> None:
         self.game = game
-        self.rules: Any = game.rules  # type: ignore[attr-defined]
+        self.rules: Any = getattr(game, "rules", None)
+        self.told_by_engine = told_by_engine(game)  # the log is the engine's own (engine_log)
         self.seed = seed
         self.recorder = Recorder(game, seed, list(players))
         self.chance_rng = random.Random(seed)
-        self.readers = tuple(readers)
         self._told: list[_Told] = []
+        self._logs: dict[Reader, LogText] = {r: LogText(self.rules) for r in readers}
+        self._observations: dict[Reader, Observation] = {}  # of the current state
 
     @property
     def state(self) -> State:
@@ -49,20 +55,38 @@ class Session:
     def events(self) -> list[dict[str, Any]]:
         return self.recorder.record.events
 
+    @property
+    def readers(self) -> tuple[Reader, ...]:
+        """The readers whose logs are kept now."""
+        return tuple(self._logs)
+
+    def observation(self, reader: Reader) -> Observation:
+        """``state.observation(reader)`` of the current state (made once per state; do not
+        change it)."""
+        if reader not in self._observations:
+            self._observations[reader] = self.state.observation(reader)
+        return self._observations[reader]
+
     def view(self, reader: Reader) -> View:
-        return View.of_state(self.state, () if reader is None else (reader,))
+        if reader is None:
+            return View(self.observation(None))
+        return View(self.observation(None), {reader: self.observation(reader)})
 
     def apply(self, action: Any) -> None:
         """Play a decision or chance outcome; ``IllegalActionError`` changes nothing."""
-        before = {r: self.view(r) for r in self.readers}
-        shown = {r: self._visible(action, r) for r in self.readers}
+        readers = () if self.told_by_engine else self.readers
+        before = {r: self.view(r) for r in readers}
+        shown = {r: _visible(self.game, self.state, action, r) for r in readers}
         turn = self.view(None).turn
         self.recorder.apply(action)
+        self._observations = {}
         event = self.events[-1]
-        hidden = {"seat": event["seat"], "action": None, "hidden": True}
-        self._told.append(_Told(turn, {
-            r: narrate(self.rules, before[r], self.view(r), event if shown[r] else hidden)
-            for r in self.readers}))
+        told = _Told(turn, {r: narrate(self.rules, before[r], self.view(r),
+                                       event if shown[r] else _hidden(event))
+                            for r in readers})
+        self._told.append(told)
+        for reader, entries in told.entries.items():
+            self._logs[reader].extend(entries)
 
     def resolve_chance(self) -> None:
         """Apply chance outcomes until a seat must decide or the game is over."""
@@ -71,8 +95,38 @@ class Session:
 
     def log(self, reader: Reader, last: int | None = 10) -> list[str]:
         """The ``last`` lines of ``reader``'s log (every line when ``last`` is ``None``)."""
-        entries = [e for told in self._told for e in told.entries.get(reader, [])]
-        return log_lines(self.rules, entries, last)
+        if self.told_by_engine:
+            told = engine_lines(self.observation(reader))
+            return told[-last:] if last is not None else told
+        if reader not in self._logs:
+            self._follow(reader)
+        lines = self._logs[reader].lines
+        return lines[-last:] if last is not None else list(lines)
+
+    def unfollow(self, reader: Reader) -> None:
+        """Stop keeping ``reader``'s log (it is narrated again when it is asked for)."""
+        if self._logs.pop(reader, None) is not None:
+            for told in self._told:
+                told.entries.pop(reader, None)
+
+    def _follow(self, reader: Reader) -> None:
+        """Keep ``reader``'s log from now on, narrating the events so far by replaying them."""
+        state = self.game.new_initial_state()
+        before = View.of_state(state, _seats(reader))
+        for told, event in zip(self._told, self.events, strict=True):
+            action = self.game.action_from_json(event["action"], state)
+            shown = _visible(self.game, state, action, reader)
+            state.apply(action)
+            after = View.of_state(state, _seats(reader))
+            told.entries[reader] = narrate(self.rules, before, after,
+                                           event if shown else _hidden(event))
+            before = after
+        self._logs[reader] = self._log_text(reader)
+
+    def _log_text(self, reader: Reader) -> LogText:
+        log = LogText(self.rules)
+        log.extend(e for told in self._told for e in told.entries.get(reader, []))
+        return log
 
     # ------------------------------------------------------------------ undo and abandoning
 
@@ -94,7 +148,9 @@ class Session:
             raise ValueError(refusal)
         n = len(self.events) - 1
         self.recorder.truncate(n)
+        self._observations = {}
         del self._told[n:]
+        self._logs = {r: self._log_text(r) for r in self._logs}
 
     def abandon(self, seat: int, how: str) -> None:
         """Mark the record as abandoned by ``seat`` (``how``: "resigned", "quit", ...)."""
@@ -103,11 +159,21 @@ class Session:
     def save(self, path: str) -> None:
         self.recorder.record.save(path)
 
-    def _visible(self, action: Any, reader: Reader) -> bool:
-        """May ``reader`` learn ``action``, about to be applied? (The public learns what both
-        seats learn.)"""
-        visible_to = getattr(self.game, "visible_to", None)
-        if visible_to is None:
-            return True
-        seats = (0, 1) if reader is None else (reader,)
-        return all(visible_to(self.state, action, s) for s in seats)
+
+def _seats(reader: Reader) -> Iterable[int]:
+    return () if reader is None else (reader,)
+
+
+def _hidden(event: dict[str, Any]) -> dict[str, Any]:
+    """What a reader who may not learn a decision is told of it."""
+    return {"seat": event["seat"], "action": None, "hidden": True}
+
+
+def _visible(game: Game, state: State, action: Any, reader: Reader) -> bool:
+    """May ``reader`` learn ``action``, about to be applied to ``state``? (The public learns
+    what both seats learn.)"""
+    visible_to = getattr(game, "visible_to", None)
+    if visible_to is None:
+        return True
+    seats = (0, 1) if reader is None else (reader,)
+    return all(visible_to(state, action, s) for s in seats)
