@@ -21,7 +21,8 @@ export function showLobby(root) {
     h("section", { class: "hero" },
       h("h1", {}, "Two armies. One hill."),
       h("p", { class: "lede" },
-        "Play ", h("em", {}, "The Battle for Hill 218"), " or ", h("em", {}, "Ogre: Objective 218"),
+        "Play ", h("em", {}, "The Battle for Hill 218"), ", ", h("em", {}, "Ogre: Objective 218"),
+        " or the hex wargame ", h("em", {}, "Hold the Line"),
         " against the computer, a friend on another device, or a friend on this screen. ",
         h("a", { href: "/rules" }, "How to play"), ".")),
     h("div", { class: "lobby-grid" },
@@ -52,7 +53,9 @@ function newGameForm() {
     h("fieldset", {}, h("legend", {}, "Game"),
       h("div", { class: "choices two" },
         radio("game", "hill218", "The Battle for Hill 218", true, "infantry, tanks, artillery, air strikes"),
-        radio("game", "ogre218", "Ogre: Objective 218", false, "GEVs, howitzers, cruise missiles — and Ogres"))),
+        radio("game", "ogre218", "Ogre: Objective 218", false, "GEVs, howitzers, cruise missiles — and Ogres"),
+        radio("game", "holdtheline", "Hold the Line", false, "hex battles of the American Revolution"))),
+    htlScenarioField(),
     h("fieldset", {}, h("legend", {}, "Opponent"),
       h("div", { class: "choices three" },
         radio("mode", "ai", "Computer", true),
@@ -63,8 +66,8 @@ function newGameForm() {
       h("div", { class: "choices two" },
         radio("seat", "0", "South", true, "blue, base at the bottom"),
         radio("seat", "1", "North", false, "red, base at the top")),
-      h("p", { class: "hint" }, "Who moves first is drawn at random.")),
-    h("fieldset", {}, h("legend", {}, "Options"),
+      h("p", { class: "hint seat-hint" }, "Who moves first is drawn at random.")),
+    h("fieldset", { class: "cards-only" }, h("legend", {}, "Options"),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "quick_start", id: "quick-start" }),
         h("span", {}, h("strong", {}, "Quick start"), " — each side draws 3 cards; nobody puts cards under the deck")),
       h("div", { class: "field ogre-only", hidden: true },
@@ -77,6 +80,7 @@ function newGameForm() {
     form.querySelector(".ai-only").hidden = d.get("mode") !== "ai";
     form.querySelector(".seat-field").hidden = d.get("mode") === "hotseat";
     form.querySelector(".ogre-only").hidden = d.get("game") !== "ogre218";
+    syncHtl(form, d.get("game") === "holdtheline");
   };
   form.addEventListener("change", sync);
   sync();
@@ -86,7 +90,8 @@ function newGameForm() {
     const d = new FormData(form);
     const game = d.get("game");
     const mode = d.get("mode");
-    const options = { quick_start: d.get("quick_start") === "on" };
+    const options = game === "holdtheline" ? { scenario: d.get("scenario") }
+      : { quick_start: d.get("quick_start") === "on" };
     if (game === "ogre218") {
       const dog = [Number(d.get("dog0")), Number(d.get("dog1"))];
       if (dog[0] || dog[1]) options.damaged_ogres = dog;
@@ -108,6 +113,57 @@ function newGameForm() {
     }
   });
   return form;
+}
+
+// ------------------------------------------------------------------ Hold the Line
+
+const HTL_RULES = { title: "Hold the Line", short: "Hold the Line" };
+let scenarios = null; // GET /api/scenarios, once
+
+function htlScenarioField() {
+  const select = h("select", { name: "scenario", id: "scenario" },
+    h("option", { value: "tutorial" }, "Loading the scenarios…"));
+  const about = h("p", { class: "hint scenario-about" });
+  return h("fieldset", { class: "htl-only", hidden: true }, h("legend", {}, "Scenario"),
+    h("div", { class: "field" }, h("label", { for: "scenario", class: "sr-only" }, "Scenario"), select),
+    about);
+}
+
+/** Show the Hold the Line fields (scenario, its sides) or the card games' ones. */
+async function syncHtl(form, on) {
+  form.querySelector(".htl-only").hidden = !on;
+  form.querySelector(".cards-only").hidden = on;
+  const labels = form.querySelectorAll(".seat-field .choice");
+  const hint = form.querySelector(".seat-hint");
+  if (!on) {
+    [["South", "blue, base at the bottom"], ["North", "red, base at the top"]].forEach(([name, extra], i) => {
+      labels[i].querySelector(".choice-label").textContent = name;
+      labels[i].querySelector(".choice-extra").textContent = extra;
+    });
+    hint.textContent = "Who moves first is drawn at random.";
+    return;
+  }
+  const select = form.querySelector("#scenario");
+  if (!scenarios) {
+    try {
+      scenarios = (await api.scenarios()).scenarios || [];
+    } catch (e) {
+      form.querySelector(".scenario-about").textContent = `Could not load the scenarios: ${e.message}`;
+      return;
+    }
+    const chosen = select.value;
+    mount(select, scenarios.map((sc) => h("option", { value: sc.name, selected: sc.name === chosen },
+      `${sc.title}${sc.date ? ` (${sc.date.slice(0, 4)})` : ""}`)));
+    select.addEventListener("change", () => syncHtl(form, true));
+  }
+  const sc = scenarios.find((x) => x.name === select.value) || scenarios[0];
+  if (!sc) return;
+  form.querySelector(".scenario-about").textContent = sc.summary;
+  sc.sides.forEach((side, i) => {
+    labels[i].querySelector(".choice-label").textContent = side.label;
+    labels[i].querySelector(".choice-extra").textContent = `home edge: ${side.home_edges.join(", ")}`;
+  });
+  hint.textContent = `${sc.sides[sc.first].label} move first; ${sc.turns} turns.`;
 }
 
 async function loadGames(el) {
@@ -135,12 +191,15 @@ async function loadGames(el) {
 }
 
 function gameRow(g, listEl) {
-  const rules = ruleset(g.game);
+  const rules = g.game === "holdtheline" ? HTL_RULES : ruleset(g.game);
   const hot = g.mode === "hotseat";
   const mode = g.mode === "ai" ? "vs computer" : g.mode === "friend" ? "vs a friend" : "hot-seat";
   let status = g.status === "waiting" ? "waiting for your friend" : g.status === "playing" ? "in play" : "over";
   const summary = g.result?.summary || g.result;
-  if (g.status === "over" && summary && "winner" in summary) {
+  if (g.status === "over" && summary && "winner" in summary && g.game === "holdtheline") {
+    status = summary.winner === null ? "draw" : hot ? summary.text || "over"
+      : summary.winner === g.seat ? "you won" : "you lost";
+  } else if (g.status === "over" && summary && "winner" in summary) {
     status = resultText(rules, summary, hot ? null : g.seat);
   } else if (g.status === "over" && g.result?.abandoned) {
     status = g.result.by === g.seat && !hot ? "you resigned" : `${seatName(g.result.by)} resigned`;
@@ -149,7 +208,7 @@ function gameRow(g, listEl) {
   return h("li", { class: `game-row ${g.status}` },
     h("div", { class: "game-row-main" },
       h("a", { href: `/play/${encodeURIComponent(g.id)}`, class: "game-link" }, rules.title),
-      h("span", { class: "muted" }, ` · ${mode}${hot ? "" : ` · you are ${seatName(g.seat)}`}`),
+      h("span", { class: "muted" }, ` · ${mode}${hot || g.game === "holdtheline" ? "" : ` · you are ${seatName(g.seat)}`}`),
       h("div", { class: `game-status ${g.status}` }, status,
         when ? h("time", { datetime: when, class: "muted" }, ` · ${new Date(when).toLocaleString()}`) : null)),
     h("div", { class: "game-row-actions" },

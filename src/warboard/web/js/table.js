@@ -44,6 +44,12 @@ export async function showTable(root, id) {
     game: first.game, mode: first.mode, seat: first.seat,
     created: entry.created || new Date().toISOString(),
   });
+  if (first.game === "holdtheline") {
+    // the hex wargame has a table of its own (js/htl/)
+    const { showHtlTable } = await import("./htl/table.js");
+    showHtlTable(root, id, first, getGame(id));
+    return;
+  }
   new Table(root, id, first, getGame(id));
 }
 

@@ -1,0 +1,90 @@
+// The Hold the Line side panels: the turn track, the AP track, both sides' VP and command, and
+// the dice tray (every die of the last actions with what it did).
+
+import { h, mount, s } from "../dom.js";
+import { KINDS, diceGroups, sideColour, sideTitle } from "./names.js";
+
+export function renderTracks(el, view, msg, hotseat = false) {
+  const limit = view.turn_limit || view.turn || 1;
+  const active = view.active;
+  const colour = active >= 0 ? sideColour(view, active) : "";
+  const turns = h("ol", { class: "track turn-track", "aria-label": `Turn ${view.turn} of ${limit}` },
+    Array.from({ length: limit }, (_, i) => {
+      const t = i + 1;
+      const cls = t === view.turn ? `now c-${colour}` : t < view.turn ? "past" : "";
+      return h("li", { class: cls, "aria-current": t === view.turn ? "step" : null }, String(t));
+    }));
+  const maxAp = Math.max(6, view.ap ?? 0, ...(view.command_ap || [0]).map((c) => c + 3));
+  const ap = h("ol", { class: "track ap-track", "aria-label": `${view.ap} AP left` },
+    Array.from({ length: maxAp + 1 }, (_, i) => h("li", { class: i === view.ap ? `now c-${colour}` : i < view.ap ? `fill c-${colour}` : "" },
+      String(i))));
+  const players = msg.players || [];
+  const rows = [0, 1].map((s) => {
+    const ai = /^ai/.test(players[s] || "");
+    const you = !ai && !hotseat && msg.seat === s;
+    const target = view.vp_target?.[s];
+    return h("tr", { class: `${s === active ? "active" : ""}` },
+      h("th", { scope: "row" }, h("span", { class: `chip c-${sideColour(view, s)}`, "aria-hidden": "true" }),
+        sideTitle(view, s), h("span", { class: "seat-label" }, ai ? players[s].replace(/^ai:?/, "AI ") : you ? "you" : "")),
+      h("td", { class: "vp-cell" }, h("strong", {}, String(view.vp?.[s] ?? 0)),
+        target ? h("span", { class: "muted" }, ` / ${target}`) : null),
+      h("td", {}, String(view.command_ap?.[s] ?? "–")),
+      h("td", {}, String(view.leaders_lost?.[s] ?? 0)));
+  });
+  mount(el,
+    h("div", { class: "track-row" }, h("span", { class: "track-label" }, "Turn"), turns),
+    h("div", { class: "track-row" }, h("span", { class: "track-label" },
+      active >= 0 ? `${sideTitle(view, active)} AP` : "AP"), ap),
+    h("table", { class: "seats htl-seats" },
+      h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only" }, "Side")),
+        h("th", { scope: "col", title: "victory points" }, "VP"),
+        h("th", { scope: "col", title: "command AP this turn, before the action die" }, "Command"),
+        h("th", { scope: "col" }, "Leaders lost"))),
+      h("tbody", {}, rows)),
+    renderLosses(view));
+}
+
+const PIPS = {
+  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+export function dieFace(value, outcome = "") {
+  return s("svg", { class: `die ${outcome}`, viewBox: "0 0 40 40", role: "img", "aria-label": `die ${value}` },
+    s("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7, class: "die-body" }),
+    ...(PIPS[value] || []).map(([dx, dy]) => s("circle", { cx: 20 + dx * 10, cy: 20 + dy * 10, r: 3.6, class: "pip" })),
+    PIPS[value] ? null : s("text", { x: 20, y: 26, class: "die-num" }, String(value)));
+}
+
+const SHOWN_GROUPS = 4; // dice groups in the tray, the newest first (the log keeps them all)
+
+/** The dice of the last actions, each with what it did (from the engine's events). */
+export function renderDice(el, view, msg) {
+  let groups = view.events ? diceGroups(view.events, view) : [...(msg.dice || [])];
+  groups = groups.slice(-SHOWN_GROUPS).reverse();
+  if (!groups.length) {
+    mount(el, h("h2", {}, "Dice"), h("p", { class: "muted" }, "No dice rolled yet."));
+    return;
+  }
+  mount(el, h("h2", {}, "Dice"),
+    h("ul", { class: "dice-groups" }, groups.map((g, i) => h("li", {
+      class: `dice-group${i === 0 ? " newest" : ""} c-${g.side !== undefined ? sideColour(view, g.side) : ""}`,
+    },
+    h("div", { class: "dice-title" }, g.turn ? h("span", { class: "dice-turn" }, `T${g.turn}`) : null, g.title),
+    h("ul", { class: "dice-row" }, (g.dice || []).map((d) => h("li", { class: `die-cell ${d.outcome || ""}`, title: d.title || "" },
+      dieFace(d.value, d.outcome || ""),
+      h("span", { class: "die-text" }, d.text || "")))),
+    g.after?.length ? h("p", { class: "dice-after" }, g.after.join(" · ")) : null))));
+}
+
+/** Units each side has lost, as chips ("A3 regular"). */
+export function renderLosses(view) {
+  const gone = (view.units || []).filter((u) => u.status === "eliminated");
+  const leaders = (view.leaders || []).filter((l) => l.status === "eliminated");
+  if (!gone.length && !leaders.length) return null;
+  return h("div", { class: "losses" }, h("span", { class: "track-label" }, "Lost"),
+    [...gone.map((u) => h("span", { class: `loss-chip c-${sideColour(view, u.side)}`, title: `${KINDS[u.kind]?.title || u.kind} ${u.id}` },
+      `${u.id}`)),
+    ...leaders.map((l) => h("span", { class: `loss-chip c-${sideColour(view, l.side)}` }, `★ ${l.name}`))]);
+}

@@ -1,0 +1,676 @@
+// The Hold the Line table at /play/{id} (js/table.js hands over when the game is
+// "holdtheline"): the hex board, the AP and turn tracks, the selected unit's options, pending
+// decisions as prompts, the dice tray, the log and undo. Everything is public in this game, so a
+// hot-seat table simply shows the seat that is to decide.
+//
+// Input: click a unit that can act (gold ring) → its destinations (green, with the AP cost) and
+// targets (red, with dice and hit number, and the line of sight) appear; click one to play it.
+// When several plays end in one hex (with or without a leader, a dragoon's fire after the
+// move), a small menu asks which.
+
+import { api, GameSocket } from "../api.js";
+import { copyText, h, mount, uuid } from "../dom.js";
+import { toast } from "../toast.js";
+import { HexBoard, legend } from "./hexboard.js";
+import {
+  DECISION_TYPES, KINDS, TERRAIN, actionHex, actionText, apText, decisionPrompt, hexKey, hexText,
+  hitText, leaderById, leaderName, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
+} from "./names.js";
+import { renderDice, renderTracks } from "./panel.js";
+
+export function showHtlTable(root, id, first, entry) {
+  return new HtlTable(root, id, first, entry || {});
+}
+
+/** Draw the hand-made fixture (js/htl/fixture.js) without a server, for development. */
+export async function showFixture(root) {
+  const { FIXTURE_STATE } = await import("./fixture.js");
+  return new HtlTable(root, "fixture", structuredClone(FIXTURE_STATE), {}, { offline: true });
+}
+
+const actorOf = (a) => {
+  if (a.type === "move") return a.unit ? `u:${a.unit}` : `l:${a.leader}`;
+  if (a.type === "fire" || a.type === "assault") return `u:${a.unit}`;
+  if (a.type === "rally") return `l:${a.leader}`;
+  return null;
+};
+
+class HtlTable {
+  constructor(root, id, first, entry, opts = {}) {
+    this.root = root;
+    this.id = id;
+    this.entry = entry;
+    this.offline = !!opts.offline;
+    this.mode = first.mode;
+    this.players = first.players || [];
+    this.hotseat = this.mode === "hotseat" && !!entry.tokens;
+    this.states = {};
+    this.sel = null; // "u:ID" or "l:ID"
+    this.menu = null; // {at, items}
+    this.busy = false;
+    this.thinking = null;
+    this.endShown = false;
+    this.zoomSet = false;
+    this.build(first);
+    this.onState(first.seat ?? "spectator", { last: null, ...first });
+    if (!this.offline) this.connect(first);
+  }
+
+  // ------------------------------------------------------------------ layout
+
+  build(first) {
+    const e = (this.el = {
+      title: h("h1", { class: "game-title" }),
+      banner: h("div", { class: "turn-banner", role: "status", "aria-live": "polite" }),
+      boardHost: h("div", { class: "htl-board-host" }),
+      prompt: h("div", { class: "htl-prompt", hidden: true, role: "alert" }),
+      menu: h("div", { class: "htl-menu", hidden: true }),
+      tracks: h("section", { class: "panel htl-tracks", "aria-label": "Turn, AP and victory points" }),
+      actions: h("section", { class: "panel htl-actions", "aria-label": "Your actions" }),
+      dice: h("section", { class: "panel htl-dice", "aria-label": "Dice" }),
+      log: h("div", { class: "log", tabindex: 0, "aria-label": "Game log" }),
+      legend: h("div", {}),
+      extra: h("div", { class: "table-extra" }),
+      end: h("div", { class: "end-screen", hidden: true }),
+      bar: h("div", { class: "htl-bar" }),
+    });
+    this.board = new HexBoard(e.boardHost, {
+      label: "Hold the Line board",
+      onHex: (at) => this.clickHex(at),
+    });
+    this.resignBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.resign() }, "Resign");
+    mount(this.root, h("div", { class: "table-page htl-page", dataset: { game: "holdtheline" } },
+      h("div", { class: "table-top" }, e.title, e.banner),
+      h("div", { class: "htl-grid" },
+        h("section", { class: "htl-board-area", "aria-label": "Board" }, e.boardHost, e.prompt, e.menu),
+        h("div", { class: "htl-side" },
+          e.bar, e.extra, e.actions, e.tracks, e.dice,
+          h("section", { class: "log-panel panel", "aria-label": "Game log" }, h("h2", {}, "Game log"), e.log),
+          h("details", { class: "panel htl-legend-panel" }, h("summary", {}, "Map key"), e.legend),
+          h("div", { class: "table-actions" }, this.resignBtn, h("a", { class: "btn", href: "/" }, "Lobby"))))),
+    e.end);
+    this.keyHandler = (ev) => {
+      if (ev.key === "Escape") this.deselect();
+    };
+    document.addEventListener("keydown", this.keyHandler);
+    document.title = `Hold the Line — warboard`;
+    void first;
+  }
+
+  modeLabel() {
+    if (this.offline) return "fixture";
+    if (this.hotseat) return "hot-seat";
+    const st = this.current();
+    if (st?.seat === null || st?.seat === undefined) return "spectating";
+    if (this.mode === "ai") {
+      const ai = this.players.find((p) => /^ai/.test(p)) || "ai";
+      return `vs AI · ${ai.replace(/^ai:?/, "") || "computer"}`;
+    }
+    return this.mode === "friend" ? "vs a friend" : this.mode;
+  }
+
+  // ------------------------------------------------------------------ the server
+
+  connect(first) {
+    const seats = this.hotseat ? [0, 1] : [first.seat];
+    this.sockets = {};
+    for (const seat of seats) {
+      const token = this.hotseat ? this.entry.tokens[seat] : this.entry.token;
+      const k = seat ?? "spectator";
+      this.sockets[k] = new GameSocket(this.id, seat === null || seat === undefined ? null : token, {
+        onState: (msg) => this.onState(k, msg),
+        onThinking: (msg) => {
+          this.thinking = msg.seat;
+          this.render();
+        },
+        onError: (msg) => {
+          this.busy = false;
+          toast(msg.message || "Refused by the server", "error");
+          this.render();
+          if (/stale|moved on|refresh/i.test(msg.message || "")) {
+            api.game(this.id, token).then((st) => this.onState(k, st)).catch(() => {});
+          }
+        },
+        onStatus: (st) => {
+          if (st === "refused") toast("The server refused this seat's key.", "error");
+          this.root.classList.toggle("offline", st === "closed");
+        },
+      });
+    }
+  }
+
+  /** The state on screen: in hot-seat games, the seat that is to decide. */
+  current() {
+    if (this.hotseat) {
+      const acting = [0, 1].find((s) => this.states[s]?.legal?.length);
+      const newest = [this.states[0], this.states[1]].filter(Boolean)
+        .sort((a, b) => b.version - a.version)[0];
+      return acting !== undefined && this.states[acting].version >= (newest?.version ?? 0)
+        ? this.states[acting] : newest;
+    }
+    const keys = Object.keys(this.states);
+    return this.states[keys[0]];
+  }
+
+  socketFor(msg) {
+    if (this.offline || !msg) return null;
+    return this.sockets[msg.seat ?? "spectator"];
+  }
+
+  onState(k, msg) {
+    const prev = this.states[k];
+    if (prev && prev.version > msg.version) return;
+    this.states[k] = msg;
+    if (msg.view?.to_move !== this.thinking) this.thinking = null;
+    if (!prev || prev.version !== msg.version) {
+      this.busy = false;
+      this.menu = null;
+      // keep the selection while the unit can still act
+      if (this.sel && !this.items(msg).some((it) => actorOf(it.a) === this.sel)) this.sel = null;
+    }
+    this.render();
+  }
+
+  send(action) {
+    const msg = this.current();
+    this.menu = null;
+    if (this.offline) {
+      toast(`(fixture) ${actionText(msg.view, action)}`);
+      this.sel = null;
+      this.render();
+      return;
+    }
+    const sock = this.socketFor(msg);
+    if (!sock) return;
+    this.busy = true;
+    sock.version = msg.version;
+    sock.play(action);
+    this.sel = null;
+    this.render();
+  }
+
+  undo() {
+    const msg = this.current();
+    if (this.offline) {
+      toast("(fixture) undo");
+      return;
+    }
+    const sock = this.socketFor(msg);
+    if (!sock) return;
+    this.busy = true;
+    this.sel = null;
+    this.menu = null;
+    sock.send({ type: "undo", version: msg.version, request_id: uuid() });
+    this.render();
+  }
+
+  resign() {
+    if (!confirm("Resign this game? It counts as a loss.")) return;
+    const msg = this.current();
+    this.socketFor(msg)?.resign();
+  }
+
+  // ------------------------------------------------------------------ what may be played
+
+  items(msg = this.current()) {
+    const legal = msg?.legal || [];
+    const hints = msg?.hints || [];
+    return legal.map((a, i) => ({ a, hint: hints[i] || {}, i }));
+  }
+
+  /** Actor keys ("u:ID", "l:ID") with at least one activation. */
+  actors(items) {
+    return new Set(items.map((it) => actorOf(it.a)).filter(Boolean));
+  }
+
+  optionsOf(items, key) {
+    if (!key) return [];
+    const [kind, id] = [key.slice(0, 1), key.slice(2)];
+    return items.filter((it) => actorOf(it.a) === key || (kind === "u" && it.a.type === "rally" && it.a.unit === id));
+  }
+
+  selHex(view) {
+    if (!this.sel) return null;
+    const id = this.sel.slice(2);
+    return (this.sel[0] === "u" ? unitById(view, id) : leaderById(view, id))?.at || null;
+  }
+
+  overlay(msg, items) {
+    const view = msg.view;
+    const decisions = items.filter((it) => DECISION_TYPES.has(it.a.type));
+    const o = { canAct: this.busy ? new Set() : this.actors(items), selected: this.sel, selectedHex: this.selHex(view) };
+    o.last = this.lastDrawing(view, msg.last);
+    if (view.pending?.target) o.pendingTarget = view.pending.target;
+    if (this.busy) return o;
+    if (decisions.length) {
+      o.choices = decisions.filter((it) => it.a.to).map((it) => ({
+        at: it.a.to, label: actionText(view, it.a, it.hint), short: it.a.type,
+      }));
+      o.choosableUnits = new Set(decisions.filter((it) => it.a.type === "allocate").map((it) => it.a.unit));
+      return o;
+    }
+    const mine = this.optionsOf(items, this.sel);
+    const from = o.selectedHex;
+    const dest = new Map();
+    const targets = new Map();
+    const rallies = new Map();
+    for (const it of mine) {
+      const { a, hint } = it;
+      if (a.type === "move" && actorOf(a) === this.sel) {
+        const at = actionHex(a, hint);
+        const k = hexKey(at);
+        if (!dest.has(k)) dest.set(k, { at, items: [], path: a.path, from });
+        dest.get(k).items.push(it);
+      } else if (a.type === "fire" || a.type === "assault") {
+        const k = hexKey(a.target);
+        if (!targets.has(k)) targets.set(k, { at: a.target, items: [], from });
+        targets.get(k).items.push(it);
+      } else if (a.type === "rally") {
+        const unit = unitById(view, a.unit);
+        if (unit) {
+          const k = hexKey(unit.at);
+          if (!rallies.has(k)) rallies.set(k, { at: unit.at, items: [] });
+          rallies.get(k).items.push(it);
+        }
+      }
+    }
+    o.destinations = [...dest.values()].map((d) => {
+      const aps = d.items.map((it) => it.hint.ap ?? 1);
+      const lo = Math.min(...aps);
+      const hi = Math.max(...aps);
+      return { ...d, multi: d.items.length > 1, apText: lo === hi ? apText(lo) : `${lo}–${hi} AP`,
+        label: d.items.length === 1 ? actionText(view, d.items[0].a, d.items[0].hint)
+          : `${d.items.length} ways to move to ${hexText(d.at)}` };
+    });
+    o.targets = [...targets.values()].map((t) => {
+      const fire = t.items.find((it) => it.a.type === "fire") || t.items[0];
+      const hint = fire.hint || {};
+      const kind = fire.a.type;
+      const text = hint.hit_on !== undefined
+        ? `${kind === "assault" ? "⚔ " : ""}${hitText(hint.hit_on)} ×${hint.dice ?? "?"}` : kind === "assault" ? "⚔" : "fire";
+      return { ...t, kind, los: hint.los, text,
+        label: t.items.map((it) => actionText(view, it.a, it.hint)).join("; ") };
+    });
+    o.rallies = [...rallies.values()].map((r) => ({ ...r,
+      label: r.items.map((it) => actionText(view, it.a, it.hint)).join("; ") }));
+    return o;
+  }
+
+  lastDrawing(view, last) {
+    if (!last?.action) return null;
+    const a = last.action;
+    if (a.type === "move" && a.path?.length) {
+      // the mover stands at the end of its path now: draw from one step before the path
+      return { path: a.path, from: null };
+    }
+    if (a.type === "fire" || a.type === "assault") {
+      const u = unitById(view, a.unit);
+      if (u?.at) return { from: u.at, target: a.target, kind: a.type };
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------ input
+
+  clickHex(at) {
+    const msg = this.current();
+    if (!msg || this.busy) return;
+    const view = msg.view;
+    const items = this.items(msg);
+    const decisions = items.filter((it) => DECISION_TYPES.has(it.a.type));
+    if (decisions.length) {
+      const hit = decisions.filter((it) => (it.a.to && sameHex(it.a.to, at))
+        || (it.a.type === "allocate" && sameHex(unitById(view, it.a.unit)?.at, at)));
+      if (hit.length === 1) this.send(hit[0].a);
+      else if (hit.length > 1) this.openMenu(at, hit);
+      return;
+    }
+    if (this.menu) {
+      this.menu = null;
+      this.render();
+      return;
+    }
+    if (this.sel) {
+      const here = this.optionsOf(items, this.sel).filter((it) => {
+        const { a, hint } = it;
+        if (a.type === "move") return actorOf(a) === this.sel && sameHex(actionHex(a, hint), at);
+        if (a.type === "fire" || a.type === "assault") return sameHex(a.target, at);
+        if (a.type === "rally") return sameHex(unitById(view, a.unit)?.at, at);
+        return false;
+      });
+      if (here.length === 1) return this.send(here[0].a);
+      if (here.length > 1) return this.openMenu(at, here);
+    }
+    // select (or cycle through) the actors in this hex
+    const actors = this.actors(items);
+    const inHex = [
+      ...(view.units || []).filter((u) => sameHex(u.at, at)).map((u) => `u:${u.id}`),
+      ...(view.leaders || []).filter((l) => sameHex(l.at, at)).map((l) => `l:${l.id}`),
+    ].filter((k) => actors.has(k));
+    if (!inHex.length) {
+      this.deselect();
+      return;
+    }
+    const i = inHex.indexOf(this.sel);
+    this.sel = inHex[(i + 1) % inHex.length];
+    this.render();
+  }
+
+  select(key) {
+    this.sel = key;
+    this.menu = null;
+    this.render();
+    const at = this.selHex(this.current().view);
+    if (at) this.board.reveal(at);
+  }
+
+  deselect() {
+    if (!this.sel && !this.menu) return;
+    this.sel = null;
+    this.menu = null;
+    this.render();
+  }
+
+  openMenu(at, items) {
+    this.menu = { at, items };
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  render() {
+    const msg = this.current();
+    if (!msg) return;
+    const view = msg.view;
+    const items = this.items(msg);
+    const seat = msg.seat;
+    const over = msg.status === "over" || !!view.result;
+    const mine = !over && items.length > 0;
+    this.root.dataset.version = msg.version;
+    this.root.dataset.busy = String(this.busy);
+    this.root.dataset.mine = String(mine);
+    this.root.dataset.phase = over ? "over" : view.pending ? `pending-${view.pending.kind}` : "play";
+
+    if (!this.zoomSet) {
+      this.zoomSet = true;
+      // a player sees the board from their own home edge; a phone held upright gets the
+      // board turned a quarter, so that a wide board fills the screen's height
+      if (seat === 1 && !this.hotseat && (view.home_edges?.[1] || []).includes("north")) this.board.flipped = true;
+      const portrait = matchMedia("(max-width: 700px) and (orientation: portrait)");
+      this.board.rotated = portrait.matches && view.cols > view.rows;
+      portrait.addEventListener?.("change", (ev) => this.board.setRotated(ev.matches && view.cols > view.rows));
+    }
+    mount(this.el.title, h("span", {}, "Hold the Line"),
+      view.scenario ? h("span", { class: "scenario-tag" }, view.scenario_title || titleCase(view.scenario)) : null,
+      h("span", { class: "mode-tag" }, this.modeLabel()));
+
+    this.board.render(view, this.overlay(msg, items));
+    this.renderBanner(msg, mine, over);
+    renderTracks(this.el.tracks, view, msg, this.hotseat);
+    this.renderActions(msg, items, mine);
+    renderDice(this.el.dice, view, msg);
+    this.renderLog(view.events ? eventLines(view) : (msg.log || []).map((text) => ({ text })));
+    this.renderMenu(msg);
+    this.renderPrompt(msg, items, mine);
+    this.renderExtra(msg, over);
+    if (!this.el.legend.firstChild) mount(this.el.legend, legend(view));
+    this.resignBtn.hidden = over || this.offline || (seat === null && !this.hotseat);
+    document.title = `${mine ? "● Your move — " : over ? "Game over — " : ""}Hold the Line — warboard`;
+    if (over && !this.endShown) {
+      this.endShown = true;
+      setTimeout(() => this.showEnd(msg), 400);
+    }
+  }
+
+  seatLabel(view, s) {
+    const ai = /^ai/.test(this.players[s] || "");
+    return `${sideTitle(view, s)}${ai ? " (AI)" : ""}`;
+  }
+
+  renderBanner(msg, mine, over) {
+    const view = msg.view;
+    const you = this.hotseat ? null : msg.seat;
+    const toMove = view.to_move;
+    let text;
+    if (over) {
+      text = `Game over — ${resultLine(view, msg.result || view.result, you)}`;
+    } else if (this.thinking !== null && this.thinking !== undefined) {
+      text = `${this.seatLabel(view, this.thinking)} is thinking…`;
+    } else if (mine) {
+      const side = this.hotseat ? `${sideTitle(view, toMove)}: ` : "";
+      const d = decisionPrompt(view, msg.legal, true);
+      text = d ? `${side}${d}` : `${side}Your turn — ${view.ap} AP left`;
+    } else if (toMove === null || toMove === undefined || toMove < 0) {
+      text = "Rolling…";
+    } else {
+      const d = decisionPrompt(view, [], false);
+      text = d || `${this.seatLabel(view, toMove)} to play`
+        + (view.active === toMove ? ` — ${view.ap} AP` : " — a decision");
+    }
+    const colour = toMove >= 0 ? sideColour(view, toMove) : "";
+    mount(this.el.banner, this.thinking !== null && !over ? h("span", { class: "spinner", "aria-hidden": "true" }) : null,
+      h("span", {}, text));
+    this.el.banner.className = `turn-banner${mine ? " mine" : ""}${over ? " over" : ""} c-${colour}`;
+  }
+
+  renderActions(msg, items, mine) {
+    const view = msg.view;
+    const parts = [];
+    const decisions = items.filter((it) => DECISION_TYPES.has(it.a.type));
+    const endItem = items.find((it) => it.a.type === "end");
+    const canUndo = !!msg.undo && !this.busy;
+    const undoBtn = msg.undo !== undefined || this.offline
+      ? h("button", { type: "button", class: "btn htl-undo", disabled: !canUndo, onclick: () => this.undo(),
+        title: canUndo ? "Take back your last action" : "Nothing to take back: undo stops at the last die roll" },
+      "↶ Undo") : null;
+    const endBtn = endItem ? h("button", { type: "button", class: `btn htl-end${view.ap === 0 ? " primary" : ""}`,
+      disabled: this.busy, onclick: () => {
+        if (view.ap > 0 && this.actors(items).size && !confirm(`End the turn with ${view.ap} AP unspent?`)) return;
+        this.send(endItem.a);
+      } }, "End turn") : null;
+    // the bar: what matters now, kept at hand on a phone
+    mount(this.el.bar, h("div", { class: "htl-bar-text" }, this.barText(msg, items, mine)),
+      h("div", { class: "htl-bar-buttons" }, undoBtn, endBtn));
+    this.el.bar.hidden = !mine && !msg.undo;
+
+    if (!mine) {
+      parts.push(h("h2", {}, "Actions"),
+        h("p", { class: "muted" }, msg.status === "over" ? "The game is over."
+          : msg.seat === null && !this.hotseat ? "You are watching this game."
+            : "Waiting for the other side. Units that can still act get a gold ring on your turn."));
+    } else if (decisions.length) {
+      parts.push(h("h2", {}, decisionPrompt(view, msg.legal, true) || "Decide"),
+        h("div", { class: "htl-options" }, decisions.map((it) => h("button", {
+          type: "button", class: "btn option", onclick: () => this.send(it.a),
+        }, actionText(view, it.a, it.hint)))));
+    } else if (this.sel) {
+      parts.push(this.selectedCard(view, items));
+    } else {
+      const actors = [...this.actors(items)];
+      parts.push(h("h2", {}, `Your turn — ${view.ap} AP left`),
+        h("p", { class: "hint" }, actors.length
+          ? "Tap a unit or leader with a gold ring, then a green hex to move or a red one to attack."
+          : "No unit can act any more: end the turn."),
+        h("div", { class: "htl-actor-list" }, actors.map((k) => this.actorButton(view, k))));
+    }
+    mount(this.el.actions, ...parts);
+  }
+
+  barText(msg, items, mine) {
+    const view = msg.view;
+    if (!mine) return msg.undo ? "You may take back your last action." : "";
+    if (items.some((it) => DECISION_TYPES.has(it.a.type))) return decisionPrompt(view, msg.legal, true);
+    if (this.sel) {
+      const id = this.sel.slice(2);
+      const name = this.sel[0] === "u" ? unitLabel(view, id) : leaderName(view, id);
+      return `${name}: choose a green hex to move, a red one to attack · ${view.ap} AP`;
+    }
+    return `${view.ap} AP left · choose a unit with a gold ring`;
+  }
+
+  actorButton(view, key) {
+    const id = key.slice(2);
+    const isUnit = key[0] === "u";
+    const u = isUnit ? unitById(view, id) : leaderById(view, id);
+    const label = isUnit ? `${id} · ${KINDS[u?.kind]?.title || u?.kind} · ${u?.mp} MP` : `★ ${leaderName(view, id)}`;
+    return h("button", { type: "button", class: `btn small actor c-${sideColour(view, u?.side ?? 0)}`,
+      dataset: { actor: key }, onclick: () => this.select(key) }, label, h("span", { class: "muted" }, ` @${hexText(u?.at)}`));
+  }
+
+  selectedCard(view, items) {
+    const id = this.sel.slice(2);
+    const isUnit = this.sel[0] === "u";
+    const opts = this.optionsOf(items, this.sel);
+    const u = isUnit ? unitById(view, id) : leaderById(view, id);
+    const terrain = (view.terrain || []).find((t) => sameHex(t.at, u?.at))?.terrain || "clear";
+    const head = isUnit
+      ? h("div", { class: "sel-head" },
+        h("strong", {}, `${KINDS[u.kind]?.title || u.kind} ${u.id}`),
+        h("span", { class: "mp-pill" }, `${u.mp} MP`, u.start_mp && u.start_mp !== u.mp ? ` of ${u.start_mp}` : ""),
+        h("span", { class: "muted" }, ` at ${hexText(u.at)} · ${TERRAIN[terrain]?.title || terrain}`))
+      : h("div", { class: "sel-head" }, h("strong", {}, `★ ${u.name}`),
+        h("span", { class: "muted" }, ` leader at ${hexText(u.at)}${u.rating ? ` · rating ${u.rating.join("/")}` : ""}`));
+    const groups = [["Move", (it) => it.a.type === "move"], ["Fire", (it) => it.a.type === "fire"],
+      ["Close combat", (it) => it.a.type === "assault"], ["Rally", (it) => it.a.type === "rally"]];
+    const lists = groups.map(([title, f]) => {
+      const list = opts.filter(f);
+      if (!list.length) return null;
+      const buttons = h("div", { class: "htl-options" }, list.map((it) => h("button", {
+        type: "button", class: `btn option ${it.a.type}`, onclick: () => this.send(it.a),
+      }, actionText(view, it.a, it.hint))));
+      if (title === "Move" && list.length > 4) {
+        // many destinations: the green hexes say it all; the list stays at hand, folded
+        return h("details", { class: "opt-group" },
+          h("summary", {}, h("h3", {}, `Move — ${list.length} ways (the green hexes)`)), buttons);
+      }
+      return h("div", { class: "opt-group" }, h("h3", {}, title), buttons);
+    });
+    return h("div", { class: "selected-card" }, head,
+      h("p", { class: "hint" }, "Green hexes: moves, with their AP cost. Red: targets — “5+ ×3” means 3 dice, "
+        + "each hitting on 5 or more; the dashed line is the line of sight."),
+      lists,
+      h("button", { type: "button", class: "btn small ghost", onclick: () => this.deselect() }, "Cancel (Esc)"));
+  }
+
+  renderMenu(msg) {
+    const m = this.menu;
+    if (!m) {
+      this.el.menu.hidden = true;
+      return;
+    }
+    const view = msg.view;
+    mount(this.el.menu, h("div", { class: "htl-menu-card", role: "dialog", "aria-label": `Choose at ${hexText(m.at)}` },
+      h("h3", {}, `At ${hexText(m.at)}:`),
+      m.items.map((it) => h("button", { type: "button", class: "btn option", onclick: () => this.send(it.a) },
+        actionText(view, it.a, it.hint))),
+      h("button", { type: "button", class: "btn small ghost", onclick: () => {
+        this.menu = null;
+        this.render();
+      } }, "Cancel")));
+    this.el.menu.hidden = false;
+    this.el.menu.querySelector("button")?.focus();
+  }
+
+  renderPrompt(msg, items, mine) {
+    const view = msg.view;
+    const decisions = items.filter((it) => DECISION_TYPES.has(it.a.type));
+    const el = this.el.prompt;
+    if (this.busy || msg.status === "over") {
+      el.hidden = true;
+      return;
+    }
+    if (mine && decisions.length) {
+      const buttons = decisions.filter((it) => it.a.type === "advance" || it.a.type === "allocate");
+      mount(el, h("strong", {}, decisionPrompt(view, msg.legal, true)),
+        buttons.length ? h("div", { class: "prompt-buttons" }, buttons.map((it) => h("button", {
+          type: "button", class: `btn ${it.a.yes ? "primary" : ""}`, onclick: () => this.send(it.a),
+        }, actionText(view, it.a, it.hint)))) : h("span", { class: "muted" }, " — click a highlighted hex"));
+      el.hidden = false;
+      el.className = "htl-prompt mine";
+      return;
+    }
+    if (!mine && view.pending && view.to_move !== view.active && view.to_move >= 0) {
+      mount(el, h("span", {}, `${this.seatLabel(view, view.to_move)} is deciding: `
+        + `${view.pending.kind === "retreat" ? "where to retreat" : view.pending.kind || "a choice"}…`));
+      el.hidden = false;
+      el.className = "htl-prompt theirs";
+      return;
+    }
+    el.hidden = true;
+  }
+
+  renderLog(lines) {
+    const el = this.el.log;
+    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
+    mount(el, h("ol", { class: "log-lines htl-log" }, lines.map((line) => h("li", {
+      class: line.cls || (/wins|Draw|Game over/.test(line.text) ? "log-end" : ""),
+    }, line.text))));
+    if (atEnd) el.scrollTop = el.scrollHeight;
+  }
+
+  renderExtra(msg, over) {
+    const parts = [];
+    if (this.mode === "friend" && this.entry.invite && !over && msg.status === "waiting") {
+      const url = new URL(this.entry.invite, location.origin).href;
+      const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url",
+        "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+      parts.push(h("div", { class: "invite panel" },
+        h("h2", {}, "Invite a friend"),
+        h("p", {}, `Send your friend this link; it gives them the ${sideTitle(msg.view, 1 - msg.seat)} side.`),
+        h("div", { class: "invite-row" }, field,
+          h("button", { type: "button", class: "btn primary", onclick: async () => {
+            toast((await copyText(url, field)) ? "Invite link copied" : "Select the link and copy it");
+          } }, "Copy"))));
+    }
+    if (over) {
+      parts.push(h("div", { class: "over-links panel" }, h("strong", {}, "Game over. "),
+        h("a", { class: "btn primary", href: "/" }, "New game")));
+    }
+    mount(this.el.extra, ...parts);
+  }
+
+  showEnd(msg) {
+    const view = msg.view;
+    const you = this.hotseat ? null : msg.seat;
+    const line = resultLine(view, msg.result || view.result, you);
+    const cls = /You win/.test(line) ? "win" : /You lose|You resigned/.test(line) ? "loss" : "";
+    mount(this.el.end, h("div", { class: `end-card ${cls}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title" },
+      h("h2", { id: "end-title" }, line.replace(/ \(.*\)$/, "")),
+      h("p", { class: "end-reason" }, line),
+      h("table", { class: "end-counts" },
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "VP"), h("th", { scope: "col" }, "Units left"))),
+        h("tbody", {}, [0, 1].map((s) => h("tr", {},
+          h("th", { scope: "row" }, h("span", { class: `chip c-${sideColour(view, s)}` }), sideTitle(view, s)),
+          h("td", {}, view.vp?.[s] ?? 0),
+          h("td", {}, (view.units || []).filter((u) => u.side === s && u.at).length))))),
+      h("div", { class: "end-buttons" },
+        h("a", { class: "btn primary", href: "/" }, "New game"),
+        h("button", { type: "button", class: "btn", onclick: () => {
+          this.el.end.hidden = true;
+        } }, "Look at the board"))));
+    this.el.end.hidden = false;
+  }
+}
+
+const LOG_CLASS = { die: "log-die", damage: "log-hit", hits: "log-hit", eliminated: "log-hit", leader_lost: "log-hit",
+  leader_hit: "log-hit", capture: "log-vp", counter: "log-vp", exit: "log-vp", result: "log-end", end: "log-muted" };
+
+/** The log from the engine's events, with a heading at each side's turn. */
+function eventLines(view) {
+  const out = [];
+  let at = null;
+  for (const e of view.events || []) {
+    const key = `${e.turn}:${e.side}`;
+    if (key !== at && e.type !== "result") {
+      at = key;
+      out.push({ text: `Turn ${e.turn} — ${sideTitle(view, e.side)}`, cls: `log-turn` });
+    }
+    out.push({ text: e.text, cls: LOG_CLASS[e.type] || "" });
+  }
+  return out;
+}
+
+function titleCase(s) {
+  return String(s).replace(/[_-]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
+

@@ -1,0 +1,284 @@
+"""The Hold the Line table (src/warboard/web/js/htl/) in a real browser against the real server.
+
+Playwright drives Debian's Chromium (``apt-get install chromium``); the module is skipped when
+either is missing. Games are played the way a person plays: click a unit with a gold ring, then
+an outlined destination or target. Screenshots go to a temporary directory (printed), or to
+``$WARBOARD_E2E_SHOTS`` when that is set.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+playwright_api = pytest.importorskip(
+    "playwright.sync_api",
+    reason="the browser tests need the playwright package (pip install playwright)")
+
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
+
+if not CHROMIUM.exists():
+    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)",
+                allow_module_level=True)
+
+expect = playwright_api.expect
+PHONE = {"width": 390, "height": 844}
+MY_TURN = '#app[data-mine="true"][data-busy="false"]'
+OVER = ".turn-banner.over"
+AI_FAILED = '.toast.error:has-text("computer player failed")'
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    with running_server(tmp_path_factory.mktemp("htl-server")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    env = os.environ.get("WARBOARD_E2E_SHOTS")
+    path = Path(env) if env else tmp_path_factory.mktemp("htl-screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {path}")
+    return path
+
+
+class Tab:
+    """A browser context with one page, collecting the page's script errors; confirm dialogs
+    (ending a turn with AP left) are accepted."""
+
+    def __init__(self, browser, base: str, **context) -> None:
+        self.context = browser.new_context(**context)
+        self.context.set_default_timeout(20_000)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("dialog", lambda d: d.accept())
+        self.base = base
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, f"errors in the page: {self.errors}"
+
+
+@pytest.fixture
+def tab(browser, server):
+    t = Tab(browser, server, viewport={"width": 1366, "height": 900})
+    yield t
+    t.close()
+
+
+def start_htl(tab: Tab, *, mode: str = "ai", seat: str = "0",
+              scenario: str = "tutorial") -> None:
+    page = tab.page
+    tab.goto("/")
+    page.locator("label[for=game-holdtheline]").click()
+    expect(page.locator(f"#scenario option[value={scenario}]")).to_have_count(1)
+    page.select_option("#scenario", scenario)
+    page.locator(f"label[for=mode-{mode}]").click()
+    if mode == "ai":
+        page.select_option("#ai-level", "easy")
+    if mode != "hotseat":
+        page.locator(f"label[for=seat-{seat}]").click()
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    page.locator(".htl-svg").wait_for()
+
+
+def version(page) -> int:
+    return int(page.locator("#app").get_attribute("data-version"))
+
+
+def wait_version_above(page, v: int, timeout: float = 20_000) -> None:
+    page.wait_for_function(
+        f"() => +document.getElementById('app').dataset.version > {v}"
+        " && document.getElementById('app').dataset.busy === 'false'", timeout=timeout)
+
+
+def unit_hexes(page) -> dict[str, str]:
+    """unit id -> "col,row" for every counter on the board."""
+    return page.eval_on_selector_all(
+        ".hl-units .counter", "els => Object.fromEntries(els.map(e => [e.dataset.unit,"
+        " e.dataset.hex]))")
+
+
+def move_a_unit(page) -> tuple[str, str, str]:
+    """Click a unit that can act and one of its outlined destinations; returns (unit, from, to)
+    once the server has taken the move."""
+    unit = page.locator(".hl-units .counter.can-act").first
+    uid = unit.get_attribute("data-unit")
+    start = unit.get_attribute("data-hex")
+    unit.click()
+    dest = page.locator(".hl-over .dest").first
+    expect(dest).to_be_visible()
+    expect(page.locator(".ap-badge").first).to_contain_text("AP")
+    to = dest.get_attribute("data-hex")
+    v = version(page)
+    dest.click()
+    if page.locator(".htl-menu:not([hidden]) .btn.option").count():
+        page.locator(".htl-menu .btn.option").first.click()
+    wait_version_above(page, v)
+    return uid, start, to
+
+
+def test_tutorial_against_the_easy_ai(tab: Tab, shots: Path) -> None:
+    page = tab.page
+    start_htl(tab, mode="ai")
+    assert "#token" not in page.url
+    page.wait_for_selector(MY_TURN, timeout=60_000)
+    expect(page.locator(".track.turn-track li.now")).to_have_text("1")
+    expect(page.locator(".dice-group").first).to_contain_text("action die")
+    page.screenshot(path=str(shots / "htl-ai-start.png"))
+
+    # a unit with a gold ring, then a green hex: the move is made
+    uid, start, to = move_a_unit(page)
+    assert unit_hexes(page)[uid] == to != start
+    expect(page.locator(".htl-log")).to_contain_text(f"{uid} moves")
+
+    # undo takes it back
+    v = version(page)
+    page.locator(".htl-undo").click()
+    wait_version_above(page, v)
+    assert unit_hexes(page)[uid] == start
+    expect(page.locator(".htl-undo")).to_be_disabled()  # back at the action die: no more undo
+
+    # play a few turns: fire when a target is outlined, else move; end the turn when done
+    fired = False
+    for _ in range(40):
+        if page.locator(OVER).count():
+            break
+        page.wait_for_selector(f"{MY_TURN}, {OVER}, {AI_FAILED}", timeout=90_000)
+        assert not page.locator(AI_FAILED).count(), page.locator(AI_FAILED).first.inner_text()
+        if page.locator(OVER).count():
+            break
+        if page.locator(".htl-prompt.mine button").count():
+            page.locator(".htl-prompt.mine button").first.click()
+        elif page.locator(".hl-over .choice-hex").count():
+            page.locator(".hl-over .choice-hex").first.click()
+        elif fire_if_possible(page, shots):
+            fired = True
+        elif page.locator(".hl-units .counter.can-act").count():
+            move_a_unit(page)
+            continue
+        else:
+            page.locator(".htl-end").click()
+        page.wait_for_timeout(200)
+        if fired and page.locator(".die-cell").count() > 3:
+            break
+    expect(page.locator(".htl-log li").first).to_be_visible()
+    page.screenshot(path=str(shots / "htl-ai-later.png"), full_page=True)
+    if fired:
+        texts = page.locator(".die-cell .die-text").all_inner_texts()
+        assert any(re.search(r"hit|miss", t) for t in texts), texts
+
+
+def fire_if_possible(page, shots: Path) -> bool:
+    """Select each unit that can act until one has an outlined target; fire at it."""
+    units = page.locator(".hl-units .counter.can-act")
+    for i in range(units.count()):
+        page.keyboard.press("Escape")
+        units.nth(i).click()
+        target = page.locator(".hl-over .target")
+        if target.count():
+            expect(page.locator(".hit-badge").first).to_contain_text("×")
+            expect(page.locator(".los-line").first).to_be_attached()
+            page.screenshot(path=str(shots / "htl-targets.png"))
+            v = version(page)
+            target.first.click()
+            if page.locator(".htl-menu:not([hidden]) .btn.option").count():
+                page.locator(".htl-menu .btn.option").first.click()
+            wait_version_above(page, v)
+            return True
+    page.keyboard.press("Escape")
+    return False
+
+
+def test_undo_of_a_move_in_a_hotseat_game(tab: Tab, shots: Path) -> None:
+    page = tab.page
+    start_htl(tab, mode="hotseat")
+    page.wait_for_selector(MY_TURN)
+    expect(page.locator(".htl-undo")).to_be_disabled()
+    uid, start, _ = move_a_unit(page)
+    expect(page.locator(".htl-undo")).to_be_enabled()
+    page.screenshot(path=str(shots / "htl-moved.png"))
+    v = version(page)
+    page.locator(".htl-undo").click()
+    wait_version_above(page, v)
+    assert unit_hexes(page)[uid] == start
+    # the same unit can act again
+    expect(page.locator(f'.counter.can-act[data-unit="{uid}"]')).to_have_count(1)
+
+    # ending the turn rolls the other side's action die: nothing to take back past it
+    move_a_unit(page)
+    v = version(page)
+    page.locator(".htl-end").click()
+    wait_version_above(page, v)
+    expect(page.locator(".htl-undo")).to_be_disabled()
+    expect(page.locator(".turn-banner")).to_contain_text("British")
+
+
+def test_invite_game_between_two_browsers(browser, server, shots: Path) -> None:
+    host = Tab(browser, server, viewport={"width": 1280, "height": 860})
+    guest = Tab(browser, server, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        start_htl(host, mode="friend", seat="0")
+        link = host.page.locator(".invite-url").input_value()
+        assert "#token=" in link
+        guest.page.goto(link)
+        guest.page.locator(".htl-svg").wait_for()
+        expect(host.page.locator(".invite-url")).to_have_count(0)  # the friend has arrived
+
+        # a phone held upright gets the board turned a quarter: taller than wide
+        box = guest.page.locator(".htl-svg").bounding_box()
+        assert box["height"] > box["width"]
+
+        host.page.wait_for_selector(MY_TURN)
+        uid, _, to = move_a_unit(host.page)
+        guest.page.wait_for_function(
+            f"() => document.querySelector('.counter[data-unit=\"{uid}\"]')?.dataset.hex"
+            f" === '{to}'")
+        expect(guest.page.locator(".turn-banner")).to_contain_text("Americans")
+        v = version(host.page)
+        host.page.locator(".htl-end").click()
+        wait_version_above(host.page, v)
+
+        # the guest's turn: tap a unit, then a destination
+        guest.page.wait_for_selector(MY_TURN)
+        guest.page.screenshot(path=str(shots / "htl-phone-guest.png"), full_page=True)
+        g_uid, _, g_to = move_a_unit(guest.page)
+        host.page.wait_for_function(
+            f"() => document.querySelector('.counter[data-unit=\"{g_uid}\"]')?.dataset.hex"
+            f" === '{g_to}'")
+        expect(host.page.locator(".htl-log")).to_contain_text(f"{g_uid} moves")
+        host.page.screenshot(path=str(shots / "htl-host.png"))
+    finally:
+        host.close()
+        guest.close()
+
+
+def test_lobby_offers_the_scenarios_and_their_sides(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/")
+    page.locator("label[for=game-holdtheline]").click()
+    expect(page.locator("#scenario option[value=trenton]")).to_have_count(1)
+    page.select_option("#scenario", "trenton")
+    expect(page.locator(".scenario-about")).to_contain_text("Delaware")
+    expect(page.locator("label[for=seat-1] .choice-label")).to_have_text("Hessians")
+    page.locator("label[for=game-hill218]").click()  # the card games' form is unchanged
+    expect(page.locator("label[for=seat-1] .choice-label")).to_have_text("North")
+    expect(page.locator("#quick-start")).to_be_visible()
