@@ -18,7 +18,7 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api",
     reason="the browser tests need the playwright package (pip install playwright)")
 
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, finish_hotseat_game, running_server  # noqa: E402
 
 if not CHROMIUM.exists():
     pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)",
@@ -282,3 +282,108 @@ def test_lobby_offers_the_scenarios_and_their_sides(tab: Tab) -> None:
     page.locator("label[for=game-hill218]").click()  # the card games' form is unchanged
     expect(page.locator("label[for=seat-1] .choice-label")).to_have_text("North")
     expect(page.locator("#quick-start")).to_be_visible()
+
+
+def step(page) -> int:
+    return int(page.locator("#app").get_attribute("data-step"))
+
+
+def test_replay_of_a_finished_game(browser, server, shots: Path) -> None:
+    created = finish_hotseat_game(server, "holdtheline", seed=3, options={"scenario": "tutorial"})
+    game_id = created["id"]
+    tab = Tab(browser, server, viewport={"width": 1366, "height": 900})
+    try:
+        page = tab.page
+        # the game-over card links to the replay
+        tab.goto(f"/play/{game_id}#token={created['tokens']['0']}")
+        page.locator(".end-card .replay-link").click()
+        page.wait_for_url(re.compile(r"/replay/"))
+        page.locator(".htl-replay-page .htl-svg").wait_for()
+        n = int(page.locator(".replay-slider").get_attribute("max"))
+        assert n > 20
+        expect(page.locator(".step-label")).to_have_text(f"Step 0 of {n}")
+        expect(page.locator(".turn-banner.over")).to_contain_text("Game over")
+        expect(page.locator(".replay-log li.future").first).to_be_visible()
+
+        # step forward: the first step is the action die, in words, in the tray and the log
+        page.keyboard.press("ArrowRight")
+        assert step(page) == 1
+        expect(page.locator(".htl-event")).to_contain_text("action die")
+        expect(page.locator(".dice-group").first).to_contain_text("action die")
+        expect(page.locator(".replay-log li.current:not(.log-turn)")).to_contain_text("action die")
+
+        # to the next decision: a unit or leader has moved (or fired), the last mark drawn
+        before = unit_hexes(page)
+        page.get_by_role("button", name="Next decision").click()
+        assert step(page) == 2
+        expect(page.locator(".step-kind")).not_to_have_text("die")
+        if "ends turn" not in page.locator(".htl-event").inner_text():
+            expect(page.locator(".hl-last .last-move, .hl-last .last-fire")).to_have_count(1)
+        page.keyboard.press("ArrowLeft")
+        assert step(page) == 1 and unit_hexes(page) == before
+
+        # jump with the slider, then with a line of the log
+        page.locator(".replay-slider").fill(str(n // 2))
+        assert step(page) == n // 2
+        page.screenshot(path=str(shots / "htl-replay-middle.png"))
+        line = page.locator(".replay-log li:not(.log-turn)").nth(5)
+        target = int(line.get_attribute("data-frame"))
+        line.locator("button").click()
+        assert step(page) == target
+        expect(line).to_have_class(re.compile("current"))
+
+        # play, then pause
+        page.get_by_role("button", name="Play").click()
+        page.wait_for_function(f"() => +document.getElementById('app').dataset.step > {target + 1}")
+        page.get_by_role("button", name="Pause").click()
+        paused = step(page)
+        page.wait_for_timeout(1000)
+        assert step(page) == paused
+
+        # the end: the final board, the whole log, the result
+        page.keyboard.press("End")
+        assert step(page) == n
+        expect(page.locator(".replay-log li.future")).to_have_count(0)
+        page.evaluate("() => window.scrollTo(0, 0)")  # the controls stick to the top
+        page.screenshot(path=str(shots / "htl-replay-end.png"), full_page=True)
+        page.keyboard.press("Home")
+        assert step(page) == 0
+
+        # the lobby lists the finished game with its replay
+        tab.goto("/")
+        page.locator(f'.game-row a[href="/replay/{game_id}"]').click()
+        page.wait_for_url(re.compile(r"/replay/"))
+        expect(page.locator(".step-label")).to_have_text(f"Step 0 of {n}")
+    finally:
+        tab.close()
+
+    # on a phone held upright, watched without a seat: the board turned a quarter
+    phone = Tab(browser, server, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = phone.page
+        phone.goto(f"/replay/{game_id}")
+        page.locator(".htl-replay-page .htl-svg").wait_for()
+        box = page.locator(".htl-svg").bounding_box()
+        assert box["height"] > box["width"]
+        page.get_by_role("button", name="Step forward").tap()
+        page.get_by_role("button", name="Next decision").tap()
+        assert step(page) == 2
+        controls = page.locator(".replay-controls").bounding_box()
+        assert controls["x"] >= 0 and controls["x"] + controls["width"] <= PHONE["width"] + 1
+        page.screenshot(path=str(shots / "htl-replay-phone.png"))
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(shots / "htl-replay-phone-full.png"), full_page=True)
+    finally:
+        phone.close()
+
+
+def test_fixture_marks_reinforcements_to_come(tab: Tab, shots: Path) -> None:
+    page = tab.page
+    tab.goto("/rules")
+    page.evaluate("async () => (await import('/static/js/htl/table.js'))"
+                  ".showFixture(document.getElementById('app'))")
+    mark = page.locator('.reinforce-mark[data-reinforce="12,0"]')
+    expect(mark).to_have_count(1)
+    expect(mark.locator(".reinforce-label")).to_have_text("+2 T3")
+    expect(mark.locator("title")).to_contain_text("Knyphausen")
+    page.locator(".htl-svg").screenshot(path=str(shots / "htl-fixture-reinforcements.png"))

@@ -77,13 +77,16 @@ def http_json(method: str, url: str, body: Any = None) -> Any:
         return json.load(r)
 
 
-def finish_hotseat_game(base: str, game: str = "hill218", seed: int = 0) -> dict[str, Any]:
-    """Create a quick-start hot-seat game and play it to the end with random legal plays over
-    the WebSocket; returns the creation answer (id, tokens)."""
+def finish_hotseat_game(base: str, game: str = "hill218", seed: int = 0,
+                        options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Create a hot-seat game (quick start, unless ``options`` says otherwise) and play it to
+    the end with random legal plays over the WebSocket; returns the creation answer (id,
+    tokens)."""
     from websockets.sync.client import connect
 
     created = http_json("POST", base + "/api/games",
-                        {"game": game, "options": {"quick_start": True}, "mode": "hotseat"})
+                        {"game": game, "options": {"quick_start": True} if options is None
+                         else options, "mode": "hotseat"})
     rng = random.Random(seed)
     ws_base = base.replace("http://", "ws://")
     socks = {s: connect(f"{ws_base}/ws/games/{created['id']}?token={created['tokens'][str(s)]}")

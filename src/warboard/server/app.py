@@ -126,6 +126,15 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
             raise Refused("the record is exported for a seat: give that seat's token", 403)
         return JSONResponse(table.record_for(seat))
 
+    @app.get("/api/games/{game_id}/replay")
+    async def get_replay(game_id: str,
+                         token: str | None = Query(None, max_length=TOKEN_MAX_LENGTH),
+                         ) -> Response:
+        table = await tables.get(game_id)
+        seat = table.seat_of(token)
+        body = await asyncio.to_thread(table.replay_for, seat)
+        return Response(body, media_type="application/json")
+
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await websocket.accept()

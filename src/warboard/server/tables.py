@@ -116,6 +116,53 @@ def chance_events(game: Game, state: State, seed: int,
     return events
 
 
+def view_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """What turns view ``old`` into ``new``: ``set`` (keys with a new value), ``drop`` (keys
+    gone), and for lists that keep their first items, ``items`` (``[[index, value], ...]``:
+    the items that changed) and ``append`` (the items added at the end). Empty parts are left
+    out."""
+    delta: dict[str, Any] = {}
+    for key, value in new.items():
+        before = old.get(key)
+        if key in old and before == value:
+            continue
+        if isinstance(value, list) and isinstance(before, list) and len(value) >= len(before):
+            changed = [[i, value[i]] for i in range(len(before)) if before[i] != value[i]]
+            if len(changed) <= len(before) // 2:
+                if changed:
+                    delta.setdefault("items", {})[key] = changed
+                if len(value) > len(before):
+                    delta.setdefault("append", {})[key] = value[len(before):]
+                continue
+        delta.setdefault("set", {})[key] = value
+    dropped = [key for key in old if key not in new]
+    if dropped:
+        delta["drop"] = dropped
+    return delta
+
+
+def replay_steps(game: Game, events: list[dict[str, Any]], seat: int | None) -> dict[str, Any]:
+    """A record's events as ``seat`` (``None``: a spectator) saw them: ``start`` (its view
+    before the first event) and ``steps``, one per event — ``seat`` (``None`` for chance),
+    ``action`` (``None`` with ``hidden: true`` when the reader did not learn it) and
+    ``change``, the ``view_delta`` from the view before to the view after."""
+    visible_to = getattr(game, "visible_to", None)
+    readers = (0, 1) if seat is None else (seat,)
+    state = game.new_initial_state()
+    view = state.observation(seat)
+    start = view
+    steps = []
+    for event in events:
+        action = game.action_from_json(event["action"], state)
+        shown = visible_to is None or all(visible_to(state, action, s) for s in readers)
+        state.apply(action)
+        after = state.observation(seat)
+        steps.append({"seat": event["seat"], "action": event["action"] if shown else None,
+                      **({} if shown else {"hidden": True}), "change": view_delta(view, after)})
+        view = after
+    return {"start": start, "steps": steps}
+
+
 @dataclass
 class _Last:
     """The last decision: who made it, and which readers may learn it."""
@@ -153,6 +200,7 @@ class Table:
         self.touched = time.monotonic()  # when it was last asked for
         self._undone = 0  # stored events outside the record: undo marks, what they took back
         self._hints: tuple[int, list[dict[str, Any]]] | None = None  # (version, hints)
+        self._replays: dict[int | None, bytes] = {}  # replay_for, once the game is over
         self._replay_stored(data.events)
 
     # ------------------------------------------------------------------ reading
@@ -229,6 +277,22 @@ class Table:
             raise Refused("the record is available once the game is over", 409)
         full = self.session.recorder.record
         return export_for_seat(replace(full, result=self.result), seat).to_json()
+
+    def replay_for(self, seat: int | None) -> bytes:
+        """``GET /api/games/{id}/replay``: a finished game as ``seat`` (``None``: a spectator)
+        could watch it, step by step — the view at the start, then each event with the changes
+        it made to the view (``view_delta``) — as JSON text, made once per reader."""
+        if self.status != OVER:
+            raise Refused("the replay is available once the game is over", 409)
+        cached = self._replays.get(seat)
+        if cached is None:
+            events = list(self.session.recorder.record.events)
+            cached = encode({"type": "replay", "id": self.id, "game": self.game.name,
+                             "options": dict(self.game.options), "mode": self.mode,
+                             "seat": seat, "players": self.players(), "result": self.result,
+                             **replay_steps(self.game, events, seat)}).encode()
+            self._replays[seat] = cached
+        return cached
 
     # ------------------------------------------------------------------ connections
 

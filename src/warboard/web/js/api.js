@@ -46,6 +46,7 @@ export const api = {
   game: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}${q({ token })}`),
   games: (tokens) => call("GET", `/api/games${q({ tokens: tokens.join(",") })}`),
   record: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/record${q({ token })}`),
+  replay: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/replay${q({ token })}`),
   scenarios: () => call("GET", "/api/scenarios"),
 };
 

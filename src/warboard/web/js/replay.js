@@ -1,5 +1,6 @@
 // The replay viewer at /replay/{id}: the seat's record (one view per event) with step, back,
 // jump to the next/previous decision, a slider and autoplay. Shows exactly the record's frames.
+// Hold the Line games get their own viewer (js/htl/replay.js).
 
 import { api } from "./api.js";
 import { Board } from "./board.js";
@@ -19,6 +20,19 @@ export async function showReplay(root, id) {
   }
   const entry = getGame(id);
   const tokens = entry?.tokens ? [entry.tokens[0], entry.tokens[1]] : entry?.token ? [entry.token] : [];
+  let game = entry?.game;
+  if (!game) {
+    try {
+      game = (await api.game(id, tokens[0])).game;
+    } catch {
+      // unknown game or no server: said below
+    }
+  }
+  if (game === "holdtheline") {
+    // everything is public in the hex wargame: its replay needs no seat (js/htl/replay.js)
+    const { showHtlReplay } = await import("./htl/replay.js");
+    return showHtlReplay(root, id, tokens[0] ?? null);
+  }
   if (!tokens.length) {
     mount(root, h("div", { class: "notice error" }, h("h1", {}, "No seat for this game"),
       h("p", {}, "A replay shows the game as one seat saw it; this browser holds no seat of it."),

@@ -29,11 +29,16 @@ export const FIXTURE_VIEW = {
     { id: "B2", side: 1, kind: "regular", mp: 2, start_mp: 4, at: [8, 3], acted: false, moved: false, fired_at: true },
     { id: "B3", side: 1, kind: "regular", mp: 4, start_mp: 4, at: [3, 2], acted: false, moved: false, fired_at: false },
     { id: "B4", side: 1, kind: "artillery", mp: 3, start_mp: 3, at: [9, 2], acted: false, moved: false, fired_at: false },
+    // a reinforcement still to come (drawn as a dashed hex where it enters)
+    { id: "B5", side: 1, kind: "dragoon", mp: 3, start_mp: 3, at: null, status: "waiting", arrive: 3,
+      enter_at: [12, 0], entry: [[12, 0], [11, 0]], acted: false, moved: false, fired_at: false },
   ],
   leaders: [
     { id: "washington", name: "Washington", side: 0, at: [4, 7], rating: [2, 2], hits: 0, acted: false },
     { id: "greene", name: "Greene", side: 0, at: [2, 8], rating: [1, 2], hits: 0, acted: false },
     { id: "rahl", name: "Rahl", side: 1, at: [6, 3], rating: [2, 1], hits: 0, acted: false },
+    { id: "knyphausen", name: "Knyphausen", side: 1, at: null, status: "waiting", arrive: 3, enter_at: [12, 0],
+      entry: [[12, 0]], rating: [1, 1], hits: 0, acted: false },
   ],
   vp_counters: [{ id: "V1", side: 1, at: [6, 2] }, { id: "V2", side: 0, at: [5, 8] }],
   objectives: [{ at: [7, 4], side: 0, vp: 1 }],

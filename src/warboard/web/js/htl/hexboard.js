@@ -4,7 +4,7 @@
 // sight, decision hexes, the last action). Clicks come back as hexes ([col, row]).
 
 import { h, s, clear } from "../dom.js";
-import { KINDS, TERRAIN, hexKey, hexText, onBoard, sideColour, sideTitle } from "./names.js";
+import { KINDS, TERRAIN, hexKey, hexText, leaderById, onBoard, sideColour, sideTitle, unitById } from "./names.js";
 
 const R = 50; // hex radius (centre to corner), in SVG user units
 const W = Math.sqrt(3) * R; // hex width
@@ -100,6 +100,14 @@ export class HexBoard {
     cornerOffset = this.rotated ? 0 : -30;
     this.svg.setAttribute("viewBox", `0 0 ${this.width.toFixed(1)} ${this.height.toFixed(1)}`);
     this.applyZoom();
+  }
+
+  /** On a phone held upright, turn a board wider than tall a quarter, so that it fills the
+   * screen's height (and follow the phone when it is turned). */
+  fitPhone(view) {
+    const portrait = matchMedia("(max-width: 700px) and (orientation: portrait)");
+    this.rotated = portrait.matches && view.cols > view.rows;
+    portrait.addEventListener?.("change", (ev) => this.setRotated(ev.matches && view.cols > view.rows));
   }
 
   /** Turn the board a quarter (true) or back (false). */
@@ -216,6 +224,25 @@ export class HexBoard {
           s("path", { class: "flag", d: "M0 1 L17 6 L0 12 Z" })),
         o.vp ? s("text", { class: "objective-vp", x: x + R * 0.5, y: y - R * 0.45 }, `${o.vp} VP`) : null,
         s("title", {}, `Objective ${hexText(at)}${o.vp ? `: ${o.vp} VP` : ""}`)));
+    }
+    // reinforcements still to come: a dashed hex where they enter, with their number and turn
+    const coming = new Map();
+    for (const p of [...(view.units || []), ...(view.leaders || [])]) {
+      const at = p.status === "waiting" ? p.enter_at || p.entry?.[0] : null;
+      if (!at) continue;
+      const k = `${hexKey(at)}:${p.side}`;
+      if (!coming.has(k)) coming.set(k, { at, side: p.side, pieces: [] });
+      coming.get(k).pieces.push(p);
+    }
+    for (const { at, side, pieces } of coming.values()) {
+      const [x, y] = this.centre(at);
+      const turns = [...new Set(pieces.map((p) => p.arrive))].sort((a, b) => a - b);
+      const names = pieces.map((p) => (p.kind ? `${KINDS[p.kind]?.title || p.kind} ${p.id}` : `★ ${p.name || p.id}`));
+      g.append(s("g", { class: `reinforce-mark c-${sideColour(view, side)}`, "data-reinforce": hexKey(at) },
+        s("polygon", { class: "reinforce-ring", points: pts(corners(x, y, R * 0.8)) }),
+        s("text", { class: "reinforce-label", x, y: y + R * 0.7 }, `+${pieces.length} T${turns.join("/")}`),
+        s("title", {}, `${sideTitle(view, side)} reinforcements entering at ${hexText(at)} on turn `
+          + `${turns.join(" or ")}: ${names.join(", ")}`)));
     }
     for (const ex of view.exits || []) {
       const list = Array.isArray(ex.hexes) ? ex.hexes : Array.isArray(ex.at) ? [ex.at] : [];
@@ -546,6 +573,23 @@ function swords(x, y, k = 1) {
   return s("g", { class: "swords", transform: `translate(${x} ${y}) scale(${k}) translate(${-x} ${-y})` },
     s("path", { d: `M${x - 17} ${y - 17} L${x + 15} ${y + 15} M${x + 17} ${y - 17} L${x - 15} ${y + 15}` }),
     s("path", { class: "hilt", d: `M${x + 6} ${y + 14} L${x + 14} ${y + 6} M${x - 6} ${y + 14} L${x - 14} ${y + 6}` }));
+}
+
+/** The board's mark for the last decision `action` (a move's path, a shot's line), in `view`
+ * (the view after it); `before` (the view before it, when known) gives a move's start. */
+export function lastMark(view, action, before = null) {
+  const a = action;
+  if (!a) return null;
+  if (a.type === "move" && a.path?.length) {
+    // the mover stands at the end of its path now; where it came from, only `before` knows
+    const mover = before ? (a.unit ? unitById(before, a.unit) : leaderById(before, a.leader)) : null;
+    return { path: a.path, from: mover?.at || null };
+  }
+  if (a.type === "fire" || a.type === "assault") {
+    const u = unitById(view, a.unit);
+    if (u?.at) return { from: u.at, target: a.target, kind: a.type };
+  }
+  return null;
 }
 
 /** The legend: every terrain on this board with its effects. */

@@ -78,6 +78,38 @@ export function renderDice(el, view, msg) {
     g.after?.length ? h("p", { class: "dice-after" }, g.after.join(" · ")) : null))));
 }
 
+const LOG_CLASS = { die: "log-die", damage: "log-hit", hits: "log-hit", eliminated: "log-hit", leader_lost: "log-hit",
+  leader_hit: "log-hit", capture: "log-vp", counter: "log-vp", exit: "log-vp", result: "log-end", end: "log-muted" };
+
+/**
+ * The log from the engine's events (view.events), with a heading at each side's turn:
+ * [{text, cls, n}], `n` the index of the engine event (a heading: that of the event below it).
+ */
+export function eventLines(view) {
+  const out = [];
+  let at = null;
+  for (const e of view.events || []) {
+    const key = `${e.turn}:${e.side}`;
+    if (key !== at && e.type !== "result") {
+      at = key;
+      out.push({ text: `Turn ${e.turn} — ${sideTitle(view, e.side)}`, cls: "log-turn", n: e.n });
+    }
+    out.push({ text: e.text, cls: LOG_CLASS[e.type] || "", n: e.n });
+  }
+  return out;
+}
+
+/** The page title's parts: "Hold the Line", the scenario, and a tag (the mode, "replay"). */
+export function gameTitle(view, tag) {
+  return [h("span", {}, "Hold the Line"),
+    view.scenario ? h("span", { class: "scenario-tag" }, view.title || view.scenario_title || titleCase(view.scenario)) : null,
+    tag ? h("span", { class: "mode-tag" }, tag) : null];
+}
+
+function titleCase(str) {
+  return String(str).replace(/[_-]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
 /** Units each side has lost, as chips ("A3 regular"). */
 export function renderLosses(view) {
   const gone = (view.units || []).filter((u) => u.status === "eliminated");

@@ -11,12 +11,12 @@
 import { api, GameSocket } from "../api.js";
 import { copyText, h, mount, uuid } from "../dom.js";
 import { toast } from "../toast.js";
-import { HexBoard, legend } from "./hexboard.js";
+import { HexBoard, lastMark, legend } from "./hexboard.js";
 import {
   DECISION_TYPES, KINDS, TERRAIN, actionHex, actionText, apText, decisionPrompt, hexKey, hexText,
   hitText, leaderById, leaderName, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
 } from "./names.js";
-import { renderDice, renderTracks } from "./panel.js";
+import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 
 export function showHtlTable(root, id, first, entry) {
   return new HtlTable(root, id, first, entry || {});
@@ -239,7 +239,7 @@ class HtlTable {
     const view = msg.view;
     const decisions = items.filter((it) => DECISION_TYPES.has(it.a.type));
     const o = { canAct: this.busy ? new Set() : this.actors(items), selected: this.sel, selectedHex: this.selHex(view) };
-    o.last = this.lastDrawing(view, msg.last);
+    o.last = lastMark(view, msg.last?.action);
     if (view.pending?.target) o.pendingTarget = view.pending.target;
     if (this.busy) return o;
     if (decisions.length) {
@@ -294,20 +294,6 @@ class HtlTable {
     o.rallies = [...rallies.values()].map((r) => ({ ...r,
       label: r.items.map((it) => actionText(view, it.a, it.hint)).join("; ") }));
     return o;
-  }
-
-  lastDrawing(view, last) {
-    if (!last?.action) return null;
-    const a = last.action;
-    if (a.type === "move" && a.path?.length) {
-      // the mover stands at the end of its path now: draw from one step before the path
-      return { path: a.path, from: null };
-    }
-    if (a.type === "fire" || a.type === "assault") {
-      const u = unitById(view, a.unit);
-      if (u?.at) return { from: u.at, target: a.target, kind: a.type };
-    }
-    return null;
   }
 
   // ------------------------------------------------------------------ input
@@ -396,13 +382,9 @@ class HtlTable {
       // a player sees the board from their own home edge; a phone held upright gets the
       // board turned a quarter, so that a wide board fills the screen's height
       if (seat === 1 && !this.hotseat && (view.home_edges?.[1] || []).includes("north")) this.board.flipped = true;
-      const portrait = matchMedia("(max-width: 700px) and (orientation: portrait)");
-      this.board.rotated = portrait.matches && view.cols > view.rows;
-      portrait.addEventListener?.("change", (ev) => this.board.setRotated(ev.matches && view.cols > view.rows));
+      this.board.fitPhone(view);
     }
-    mount(this.el.title, h("span", {}, "Hold the Line"),
-      view.scenario ? h("span", { class: "scenario-tag" }, view.scenario_title || titleCase(view.scenario)) : null,
-      h("span", { class: "mode-tag" }, this.modeLabel()));
+    mount(this.el.title, ...gameTitle(view, this.modeLabel()));
 
     this.board.render(view, this.overlay(msg, items));
     this.renderBanner(msg, mine, over);
@@ -624,9 +606,15 @@ class HtlTable {
     }
     if (over) {
       parts.push(h("div", { class: "over-links panel" }, h("strong", {}, "Game over. "),
-        h("a", { class: "btn primary", href: "/" }, "New game")));
+        this.replayLink("btn"), " ", h("a", { class: "btn primary", href: "/" }, "New game")));
     }
     mount(this.el.extra, ...parts);
+  }
+
+  /** A link to this game's replay (none for the fixture). */
+  replayLink(cls) {
+    if (this.offline) return null;
+    return h("a", { class: `${cls} replay-link`, href: `/replay/${encodeURIComponent(this.id)}` }, "Watch the replay");
   }
 
   showEnd(msg) {
@@ -645,32 +633,10 @@ class HtlTable {
           h("td", {}, (view.units || []).filter((u) => u.side === s && u.at).length))))),
       h("div", { class: "end-buttons" },
         h("a", { class: "btn primary", href: "/" }, "New game"),
+        this.replayLink("btn"),
         h("button", { type: "button", class: "btn", onclick: () => {
           this.el.end.hidden = true;
         } }, "Look at the board"))));
     this.el.end.hidden = false;
   }
 }
-
-const LOG_CLASS = { die: "log-die", damage: "log-hit", hits: "log-hit", eliminated: "log-hit", leader_lost: "log-hit",
-  leader_hit: "log-hit", capture: "log-vp", counter: "log-vp", exit: "log-vp", result: "log-end", end: "log-muted" };
-
-/** The log from the engine's events, with a heading at each side's turn. */
-function eventLines(view) {
-  const out = [];
-  let at = null;
-  for (const e of view.events || []) {
-    const key = `${e.turn}:${e.side}`;
-    if (key !== at && e.type !== "result") {
-      at = key;
-      out.push({ text: `Turn ${e.turn} — ${sideTitle(view, e.side)}`, cls: `log-turn` });
-    }
-    out.push({ text: e.text, cls: LOG_CLASS[e.type] || "" });
-  }
-  return out;
-}
-
-function titleCase(s) {
-  return String(s).replace(/[_-]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
-}
-
