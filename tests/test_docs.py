@@ -3,11 +3,15 @@
 Conventions in docs/*.md (see docs/interchange.md for examples):
 
 * ``<!-- example -->`` on the line before a ```console block marks a command and its exact output.
-  The block is ``$ echo 'JSON' | warboard rules legal|apply`` or
-  ``$ warboard rules legal|apply <<'EOF'`` ... ``EOF``, followed by the expected output lines.
-  Every console block of docs/interchange.md must be marked.
+  The block is ``$ echo 'JSON' | warboard rules legal|apply|los`` or
+  ``$ warboard rules legal|apply|los <<'EOF'`` ... ``EOF``, followed by the expected output lines.
+  Every console block of docs/interchange.md must be marked. The card games and Hold the Line
+  are checked alike.
 * Every ```json block of docs/interchange.md is a position, plays, an ``apply`` request or a
   result, one document or one per line; positions and plays must be accepted by the readers.
+  For Hold the Line: a position (``"game": "holdtheline"``), an action (``"type"``), an
+  ``apply`` request (``position`` with ``action``/``dice``) or a line-of-sight query
+  (``from``/``to``), each accepted by the engine's readers.
 * ```pycon blocks are doctest sessions, one session per file.
 * ``<!-- check: NAME -->`` marks the example record of docs/records.md and its seat export.
 """
@@ -32,6 +36,9 @@ from warboard.core.errors import WarboardError
 from warboard.core.record import Record, export_for_seat, replay_states
 from warboard.hill218.game import CardGame, parse_play
 from warboard.hill218.serialize import position_from_json
+from warboard.holdtheline import interchange as htl_interchange
+from warboard.holdtheline.actions import action_from_json as htl_action_from_json
+from warboard.holdtheline.serialize import state_from_json as htl_state_from_json
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 INTERCHANGE = DOCS / "interchange.md"
@@ -41,8 +48,8 @@ CHECKED_DOCS = ("interchange.md", "records.md", "rulesets.md", "architecture.md"
 
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*(.*?)\s*-->\s*$")
-ECHO = re.compile(r"^\$ echo '([^']*)' \| warboard rules (legal|apply)$")
-HEREDOC = re.compile(r"^\$ warboard rules (legal|apply) <<'EOF'$")
+ECHO = re.compile(r"^\$ echo '([^']*)' \| warboard rules (legal|apply|los)$")
+HEREDOC = re.compile(r"^\$ warboard rules (legal|apply|los) <<'EOF'$")
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,8 @@ def parse_example(block: Block) -> Example:
         end = lines.index("EOF")
         return Example(block, m[1], "".join(ln + "\n" for ln in lines[1:end]), lines[end + 1:])
     raise AssertionError(f"{block.id}: an example must start with \"$ echo '...' | warboard "
-                         f"rules legal|apply\" or \"$ warboard rules legal|apply <<'EOF'\"")
+                         f"rules legal|apply|los\" or \"$ warboard rules legal|apply|los "
+                         f"<<'EOF'\"")
 
 
 EXAMPLE_BLOCKS = [b for name in CHECKED_DOCS for b in blocks(name) if b.marker == "example"]
@@ -146,7 +154,11 @@ def test_first_example_runs_as_written_in_a_shell():
 # ----------------------------------------------------------------------------- JSON blocks
 
 def check_play(play: Any) -> None:
-    """A documented play parses under the ruleset whose units it names."""
+    """A documented play parses under the ruleset whose units it names (a Hold the Line action,
+    which has a ``type``, under that game's reader)."""
+    if isinstance(play, dict) and "type" in play:
+        htl_action_from_json(play)
+        return
     errors = []
     for name in ("hill218", "ogre218"):
         try:
@@ -157,8 +169,35 @@ def check_play(play: Any) -> None:
     raise AssertionError(f"play {play} does not parse: {errors}")
 
 
+def check_htl_document(doc: Any) -> str | None:
+    """A Hold the Line document of interchange.md, validated by the engine's readers; None when
+    it is not one."""
+    if not isinstance(doc, dict):
+        return None
+    if doc.get("game") == "holdtheline":
+        htl_state_from_json(doc)
+        return "htl-position"
+    if "type" in doc:
+        htl_action_from_json(doc)
+        return "htl-action"
+    if isinstance(doc.get("position"), dict) and doc["position"].get("game") == "holdtheline":
+        assert set(doc) <= {"position", "action", "dice"}, doc
+        htl_state_from_json(doc["position"])
+        if "action" in doc:
+            htl_action_from_json(doc["action"])
+        return "htl-request"
+    if "from" in doc and "to" in doc:
+        answer = htl_interchange.los(doc)
+        assert "error" not in answer, answer
+        return "los-query"
+    return None
+
+
 def check_document(doc: Any) -> str:
     """Validate one JSON document of interchange.md; returns what it was."""
+    htl = check_htl_document(doc)
+    if htl is not None:
+        return htl
     if isinstance(doc, dict) and "ruleset" in doc:
         position_from_json(doc)
         return "position"
@@ -188,7 +227,15 @@ def test_interchange_json_blocks_are_valid(block):
 
 def test_interchange_documents_positions_and_plays():
     kinds = {check_document(doc) for b in INTERCHANGE_JSON for doc in documents(b.text)}
-    assert {"position", "play"} <= kinds
+    assert {"position", "play", "htl-position", "los-query"} <= kinds
+
+
+def test_interchange_has_hold_the_line_examples_of_every_query():
+    htl = [b for b in EXAMPLE_BLOCKS if b.doc == "interchange.md"
+           and b.line > next(i for i, ln in enumerate(
+               (DOCS / "interchange.md").read_text(encoding="utf-8").splitlines(), 1)
+               if ln == "## Hold the Line")]
+    assert {parse_example(b).command for b in htl} == {"los", "legal", "apply"}
 
 
 def test_plays_in_example_outputs_parse():

@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-import io
 import json
 import random
-import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -318,49 +315,5 @@ def test_illegal_action_leaves_the_error_text_readable():
                            "action": {"type": "rally", "leader": "dickinson", "unit": "A9"}})
 
 
-# ============================================================================ the docs
-
-DOC = Path(__file__).resolve().parents[1] / "docs" / "interchange.md"
-
-
-def htl_examples() -> list[tuple[int, str, str, list[str]]]:
-    """(line, command, stdin, expected lines) of every block marked ``htl-example``."""
-    lines = DOC.read_text(encoding="utf-8").splitlines()
-    out = []
-    for i, line in enumerate(lines):
-        if line.strip() != "<!-- htl-example -->":
-            continue
-        assert lines[i + 1] == "```sh", f"line {i + 2}: an htl-example is a ```sh block"
-        end = lines.index("```", i + 2)
-        body = lines[i + 2:end]
-        if m := re.match(r"^\$ echo '([^']*)' \| warboard rules (legal|apply|los)$", body[0]):
-            out.append((i + 1, m[2], m[1] + "\n", body[1:]))
-        else:
-            m = re.match(r"^\$ warboard rules (legal|apply|los) <<'EOF'$", body[0])
-            assert m, f"line {i + 3}: not an example command"
-            stop = body.index("EOF")
-            out.append((i + 1, m[1], "".join(x + "\n" for x in body[1:stop]), body[stop + 1:]))
-    return out
-
-
-def test_the_docs_have_htl_examples_of_every_query():
-    assert {command for _, command, _, _ in htl_examples()} == {"los", "legal", "apply"}
-
-
-@pytest.mark.parametrize("line,command,stdin,expected", htl_examples(),
-                         ids=[f"interchange.md:{e[0]}" for e in htl_examples()])
-def test_htl_doc_example_reproduces_exactly(line, command, stdin, expected, monkeypatch, capsys):
-    from warboard import cli
-
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    assert cli.main(["rules", command]) == 0
-    assert capsys.readouterr().out.splitlines() == expected
-
-
-def test_htl_doc_json_blocks_are_accepted():
-    text = DOC.read_text(encoding="utf-8").split("## Hold the Line", 1)[1]
-    blocks = re.findall(r"```jsonc\n(.*?)```", text, re.S)
-    assert len(blocks) == 2
-    query, position = (json.loads(b) for b in blocks)
-    assert interchange.los(query) == {"los": False}
-    assert interchange.legal(position)
+# The Hold the Line examples and JSON blocks of docs/interchange.md are checked by
+# tests/test_docs.py, like the card games' ("<!-- example -->" console blocks, json blocks).

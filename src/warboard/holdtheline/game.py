@@ -50,7 +50,7 @@ class HoldTheLineGame:
         if rules:
             self.options["options"] = dict(rules)
         self.tables = TABLES
-        self.board = Board(sc, TABLES, self.opts.hills_clear)
+        self.board = Board.shared(sc, TABLES, self.opts.hills_clear)
         self.unit_index: dict[str, int] = {}
         self.leader_index: dict[str, int] = {}
         self.unit_setup: dict[str, Hex] = {}
@@ -99,15 +99,21 @@ class HoldTheLineGame:
     def sample_state(self, view: Mapping[str, Any], rng: Any) -> HtlState:
         """A full state consistent with a seat's view, for search: everything is public (only
         future dice are unknown), so it is the state rebuilt from the view; ``rng`` is unused.
-        The last rebuild is kept and cloned, as search asks once per iteration."""
+        The last rebuild is kept and cloned, as search asks once per iteration. The state does
+        not record events (``record_events`` False: its ``events`` holds only the last one, a
+        new object each time, without text), which keeps search cheap."""
+        from warboard.holdtheline.serialize import state_from_json
+
         cached = getattr(self, "_sampled", None)
         if cached is None or cached[0] is not view:
-            cached = self._sampled = (view, self.state_from_json(view))
-            cached[1].legal_actions()  # listed once, shared by the clones
+            state = state_from_json(view, self, events=False)
+            state.record_events = False
+            cached = self._sampled = (view, state)
+            state.legal_actions()  # listed once, shared by the clones
         return cached[1].clone()
 
     def describe_seats(self) -> tuple[str, str]:
-        return (self.scenario.sides[0].name.capitalize(), self.scenario.sides[1].name.capitalize())
+        return (self.scenario.sides[0].display_name, self.scenario.sides[1].display_name)
 
     def visible_to(self, state: Any, action: Any, seat: int) -> bool:
         return True

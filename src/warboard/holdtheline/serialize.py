@@ -61,7 +61,7 @@ def position_to_json(st: HtlState) -> dict[str, Any]:
         "terrain": [{"at": [c, r], "terrain": t} for (c, r), t in sorted(
             sc.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0])) if t != "clear"],
         "places": [{"at": list(h), "name": n} for h, n in sorted(
-            getattr(sc, "places", {}).items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+            sc.places.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
         "sides": [s.name for s in sides],
         "labels": [s.display_name for s in sides],
         "home_edges": [list(s.home_edges) for s in sides],
@@ -96,6 +96,8 @@ def _unit_json(st: HtlState, u: Any) -> dict[str, Any]:
     d = {"id": u.id, "side": u.side, "kind": u.kind, "mp": u.mp, "start_mp": u.start_mp,
          "at": _h(u.at), "status": u.status, "acted": u.acted, "moved": u.moved,
          "fired_at": u.fired_at}
+    if u.worn:
+        d["worn"] = u.worn
     if u.status == WAITING:
         d["arrive"] = u.arrive
         d["enter_at"] = _h(st.game.unit_setup[u.id])
@@ -297,16 +299,27 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
     tow = r.get(d, "time_out_winner", "", None)
     tow = None if tow is None else r.int(tow, "time_out_winner", 0, 1)
     options = r.obj(r.get(d, "options", "", {}), "options")
+    places: dict[Hex, str] = {}
+    for i, pl in enumerate(r.list(r.get(d, "places", "", []), "places")):
+        w = f"places[{i}]"
+        pl = r.obj(pl, w)
+        h = r.hex(r.get(pl, "at", w + "."), w + ".at", cols, rows)
+        if h in places:
+            raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is named twice")
+        places[h] = r.str(r.get(pl, "name", w + "."), w + ".name")  # type: ignore[index]
     return Scenario(name=str(d.get("scenario") or "position"), title=str(d.get("title", "")),
                     history="", cols=cols, rows=rows, terrain=terrain,
                     sides=(sides[0], sides[1]), first=first, turn_limit=limit,
-                    time_out_winner=tow, options=dict(options))
+                    time_out_winner=tow, options=dict(options), places=places)
 
 
-def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None) -> HtlState:
+def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None, *,
+                    events: bool = True) -> HtlState:
     """A state from its JSON; ``PositionError`` names the field that is wrong. Without a game
     (or when the position's pieces do not match the game's scenario) the game is made from the
-    position's own scenario facts."""
+    position's own scenario facts. ``events=False`` skips reading the event log (for callers
+    that do not need the past, e.g. search): the state starts with an empty ``events`` list,
+    and the events it logs from then on are numbered after the position's."""
     from warboard.holdtheline.game import HoldTheLineGame
 
     r = _Reader(data)
@@ -359,7 +372,8 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
         parsed_units.append((uid, side, kind, mp, start_mp, at, status,
                              r.bool(r.get(u, "acted", w + ".", False), w + ".acted"),
                              r.bool(r.get(u, "moved", w + ".", False), w + ".moved"),
-                             r.bool(r.get(u, "fired_at", w + ".", False), w + ".fired_at")))
+                             r.bool(r.get(u, "fired_at", w + ".", False), w + ".fired_at"),
+                             r.int(r.get(u, "worn", w + ".", 0), w + ".worn", 0, start_mp)))
     parsed_leaders = []
     for i, L in enumerate(leaders_in):
         w = f"leaders[{i}]"
@@ -418,7 +432,7 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     sc = Scenario(name=base.name, title=base.title, history="", cols=cols, rows=rows,
                   terrain=base.terrain, sides=(sides[0], sides[1]), first=base.first,
                   turn_limit=base.turn_limit, time_out_winner=base.time_out_winner,
-                  options=base.options)
+                  options=base.options, places=base.places)
     if game is not None:
         same = (game.scenario.name == sc.name and game.scenario.cols == cols
                 and game.scenario.rows == rows
@@ -446,10 +460,10 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     g.leader_index = {L.id: i for i, L in enumerate(st.leaders)}
     # dynamic fields
     by_id = {u.id: u for u in st.units}
-    for uid, _side, _kind, mp, _smp, at, status, acted, moved, fired in parsed_units:
+    for uid, _side, _kind, mp, _smp, at, status, acted, moved, fired, worn in parsed_units:
         u = by_id[uid]
         u.mp, u.at, u.status, u.acted, u.fired_at = mp, at, status, acted, fired
-        u.moved = moved
+        u.moved, u.worn = moved, worn
     lby = {L.id: L for L in st.leaders}
     for lid, _n, _s, at, _rt, status, hits, acted, start_at in parsed_leaders:
         L = lby[lid]
@@ -478,8 +492,9 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
                            for j, h in enumerate(r.list(r.get(a, "from", w + "."),
                                                         w + ".from")))
     st.attacks = attacks
-    events = r.get(d, "events", "", [])
-    st.events = [dict(e) for e in r.list(events, "events")]
+    log = r.list(r.get(d, "events", "", []), "events")
+    st.events = [dict(e) for e in log] if events else []
+    st.n_events = len(log)
     result = r.get(d, "result", "", None)
     st.result = dict(result) if isinstance(result, Mapping) else None
     if st.phase == OVER and st.result is None:

@@ -12,6 +12,7 @@ by hex (``occupancy``, ``leader_at``, ``counter_at``) are rebuilt on demand afte
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
@@ -68,7 +69,7 @@ DICE6 = tuple(Die(v) for v in range(1, 7))
 
 class Unit:
     __slots__ = ("acted", "arrive", "at", "entry", "fired_at", "id", "kind", "moved", "mp",
-                 "side", "start_mp", "status")
+                 "side", "start_mp", "status", "worn")
 
     def __init__(self, id: str, side: int, kind: str, mp: int, start_mp: int, at: Hex | None,
                  status: str = ON, arrive: int = 0, entry: tuple[Hex, ...] = ()) -> None:
@@ -77,13 +78,14 @@ class Unit:
         self.acted = False
         self.moved = False
         self.fired_at = False
+        self.worn = 0  # MP lost to force-march fatigue (11.9): not rallied back (9.4)
 
     def copy(self) -> Unit:
         c = Unit.__new__(Unit)
         c.id, c.side, c.kind, c.mp, c.start_mp = self.id, self.side, self.kind, self.mp, \
             self.start_mp
         c.at, c.status, c.arrive, c.entry = self.at, self.status, self.arrive, self.entry
-        c.acted, c.moved, c.fired_at = self.acted, self.moved, self.fired_at
+        c.acted, c.moved, c.fired_at, c.worn = self.acted, self.moved, self.fired_at, self.worn
         return c
 
 
@@ -167,7 +169,14 @@ class Pending:
 
 
 class HtlState:
-    """One position of a Hold the Line game (see ``warboard.core.protocol.State``)."""
+    """One position of a Hold the Line game (see ``warboard.core.protocol.State``).
+
+    ``events`` is the game's log (docs/holdtheline-events.md). A state for search may set
+    ``record_events = False`` (``game.sample_state`` does, and clones keep it): the log then
+    holds only the last event, without its text, which makes ``apply`` and ``clone`` cheaper.
+    """
+
+    record_events = True
 
     def __init__(self, game: HoldTheLineGame) -> None:
         sc = game.scenario
@@ -210,11 +219,13 @@ class HtlState:
         self.pending: Pending | None = None
         self.attacks: dict[Hex, tuple[Hex, ...]] = {}
         self.events: list[dict[str, Any]] = []
+        self.n_events = 0  # events logged so far (the next event's "n")
         self.result: dict[str, Any] | None = None
         self._legal: list[Any] | None = None
         self._occ: dict[Hex, list[int]] | None = None
         self._lead: dict[Hex, int] | None = None
         self._ctr: dict[Hex, int] | None = None
+        self._derived: dict[Any, Any] | None = None
         self._start_side_turn()
 
     # ------------------------------------------------------------------ lookups
@@ -245,9 +256,140 @@ class HtlState:
         return ctr
 
     def _moved(self) -> None:
+        """Pieces moved (or left, or a VP counter was taken): drop the lookups by hex."""
         self._occ = None
         self._lead = None
         self._ctr = None
+        self._derived = None
+
+    # Lookups derived from where the pieces stand, for the searches of movement and fire. They
+    # live in ``_derived`` (shared by clones until either changes: ``_moved`` replaces it).
+
+    def _cache(self) -> dict[Any, Any]:
+        d = self._derived
+        if d is None:
+            d = self._derived = {}
+        return d
+
+    def _entry_blocked(self, side: int, artillery: bool) -> list[bool]:
+        """By hex index: may a combat unit of ``side`` (artillery or not) not enter or pass it?
+        Impassable terrain, enemy units, a friendly unit of its own class (4.3, 6.2.6)."""
+        d = self._cache()
+        key = ("blk", side, artillery)
+        out = d.get(key)
+        if out is None:
+            units = self.units
+            index = self.board.index
+            out = d[key] = self.board.impassable_i[:]
+            for h, here in self.occupancy().items():
+                if units[here[0]].side != side or any(
+                        (units[i].kind == "artillery") == artillery for i in here):
+                    out[index[h]] = True
+        return out
+
+    def _leader_blocked(self, side: int) -> list[bool]:
+        """By hex index: may a leader of ``side`` moving alone not enter it? Impassable, enemy
+        units, enemy leaders."""
+        d = self._cache()
+        key = ("lblk", side)
+        out = d.get(key)
+        if out is None:
+            units, leaders = self.units, self.leaders
+            index = self.board.index
+            out = d[key] = self.board.impassable_i[:]
+            for h, here in self.occupancy().items():
+                if units[here[0]].side != side:
+                    out[index[h]] = True
+            for h, li in self.leader_at().items():
+                if leaders[li].side != side:
+                    out[index[h]] = True
+        return out
+
+    def _leader_indices(self) -> frozenset[int]:
+        d = self._cache()
+        out = d.get("lidx")
+        if out is None:
+            index = self.board.index
+            out = d["lidx"] = frozenset(index[h] for h in self.leader_at())
+        return out
+
+    def _friendly_leaders(self, side: int) -> frozenset[int]:
+        d = self._cache()
+        key = ("fl", side)
+        out = d.get(key)
+        if out is None:
+            leaders = self.leaders
+            index = self.board.index
+            out = d[key] = frozenset(index[h] for h, li in self.leader_at().items()
+                                     if leaders[li].side == side)
+        return out
+
+    def _captures(self, side: int) -> dict[int, tuple[int | None, int | None]]:
+        """Hex index -> (enemy leader index or None, enemy VP counter index or None) for every
+        hex where a unit of ``side`` entering would take something (7.3, 3.4.8)."""
+        d = self._cache()
+        key = ("cap", side)
+        out = d.get(key)
+        if out is None:
+            out = {}
+            leaders = self.leaders
+            index = self.board.index
+            for h, li in self.leader_at().items():
+                if leaders[li].side != side:
+                    out[index[h]] = (li, None)
+            counters = self.counters
+            for h, ci in self.counter_at().items():
+                if counters[ci][1] != side:
+                    i = index[h]
+                    out[i] = (out[i][0] if i in out else None, ci)
+            d[key] = out
+        return out
+
+    def _enemies(self, side: int) -> list[tuple[int, Hex]]:
+        """(hex index, hex) of the hexes holding combat units of the enemy of ``side``, in
+        ``occupancy()`` order."""
+        d = self._cache()
+        key = ("enemy", side)
+        out = d.get(key)
+        if out is None:
+            units = self.units
+            index = self.board.index
+            out = d[key] = [(index[h], h) for h, here in self.occupancy().items()
+                            if units[here[0]].side != side]
+        return out
+
+    def _los_blocks(self) -> list[bool]:
+        """By hex index (and ``n`` for off the board): does it block a line of sight?"""
+        d = self._cache()
+        out = d.get("losblk")
+        if out is None:
+            index = self.board.index
+            out = d["losblk"] = self.board.blocks_i[:]
+            for h in self.occupancy():
+                out[index[h]] = True
+        return out
+
+    def _los_i(self, a: int, b: int) -> bool:
+        d = self._cache()
+        key = ("los", a, b)
+        seen = d.get(key)
+        if seen is None:
+            board = self.board
+            if board.dist_row(a)[b] <= 1:
+                seen = True
+            else:
+                blk = self._los_blocks()
+                seen = True
+                for step in board.steps_i(a, b):
+                    if len(step) == 1:
+                        if blk[step[0]]:
+                            seen = False
+                            break
+                    elif blk[step[0]] and blk[step[1]]:
+                        seen = False
+                        break
+            d[key] = d[("los", b, a)] = seen
+        return seen
 
     def unit_index(self, uid: str) -> int:
         i = self.game.unit_index.get(uid)
@@ -296,12 +438,8 @@ class HtlState:
 
     def los(self, a: Hex, b: Hex) -> bool:
         """8.3 / contract §3: blocking terrain or any combat unit; along a hex side both."""
-        if hexes.distance(a, b) <= 1:
-            return True
-        blocks = self.board.blocks
-        occ = self.occupancy()
-        return not any(all(blocks.get(h, False) or h in occ for h in step)
-                       for step in sight_steps(a, b))
+        index = self.board.index
+        return self._los_i(index[a], index[b])
 
     # ------------------------------------------------------------------ protocol
 
@@ -347,8 +485,8 @@ class HtlState:
     def clone(self) -> HtlState:
         c = HtlState.__new__(HtlState)
         c.__dict__.update(self.__dict__)
-        c.units = [u.copy() for u in self.units]
-        c.leaders = [L.copy() for L in self.leaders]
+        c.units = list(map(Unit.copy, self.units))
+        c.leaders = list(map(Leader.copy, self.leaders))
         c.leaders_lost = self.leaders_lost[:]
         c.vp_earned = self.vp_earned[:]
         c.exited = self.exited[:]
@@ -409,10 +547,21 @@ class HtlState:
 
     # ------------------------------------------------------------------ events
 
-    def _log(self, type: str, text: str, **fields: Any) -> None:
-        ev = {"n": len(self.events), "turn": self.turn, "side": self.active, "type": type}
+    def _log(self, type: str, text: str | Callable[[], str], **fields: Any) -> None:
+        """Record an event; ``text`` is its sentence, or makes it (called only when events are
+        recorded).
+        Without recording (``record_events`` False: states for search) only the last event is
+        kept, without ``turn``, ``side`` and ``text``; it is a new object every time."""
+        n = self.n_events
+        self.n_events = n + 1
+        if not self.record_events:
+            fields["n"] = n
+            fields["type"] = type
+            self.events = [fields]
+            return
+        ev = {"n": n, "turn": self.turn, "side": self.active, "type": type}
         ev.update(fields)
-        ev["text"] = text
+        ev["text"] = text if isinstance(text, str) else text()
         self.events.append(ev)
 
     def uname(self, u: Unit) -> str:
@@ -483,7 +632,7 @@ class HtlState:
         self.ap = cmd + value
         self.phase = ACT
         remap = f" (counts {value})" if value != face else ""
-        self._log("die", f"{self.side_name(side)} action die {face}{remap}: "
+        self._log("die", lambda: f"{self.side_name(side)} action die {face}{remap}: "
                   f"{self.ap} AP ({cmd} command + {value})", roll="action", value=face,
                   counts=value, command=cmd, ap=self.ap)
         if self.ap <= 0:
@@ -491,7 +640,7 @@ class HtlState:
 
     def _end_side_turn(self) -> None:
         side = self.active
-        self._log("end", f"{self.side_name(side)} ends turn {self.turn}"
+        self._log("end", lambda: f"{self.side_name(side)} ends turn {self.turn}"
                   + (f" with {self.ap} AP unspent" if self.ap > 0 else ""))
         self.ap = 0
         self.pending = None
@@ -523,7 +672,7 @@ class HtlState:
         self.result = {"winner": winner, "reason": reason, "vp": [self.vp_total(0),
                                                                   self.vp_total(1)],
                        "text": text}
-        self._log("result", text, winner=winner, reason=reason)
+        self._log("result", lambda: text, winner=winner, reason=reason)
 
     def _after_action(self) -> None:
         if self.pending is None and self.phase == ACT and self.ap <= 0:
@@ -547,70 +696,100 @@ class HtlState:
         occ = self.occupancy()
         board = self.board
         exits = self.sc.sides[side].exit_hexes
+        paths = self._unit_paths
+        new = tuple.__new__
+        can_move = ap >= COST["move"]
+        can_bonus = ap >= COST["move"] + COST["leader_bonus"]
+        can_move_fire = ap >= COST["dragoon_move_fire"]
+        can_march = opts.force_march and ap >= COST["move"] + COST["force_march"]
+        can_fire = ap >= COST["fire"]
+        can_assault = ap >= COST["assault"]
+        can_leader_dice = opts.leader_ratings and ap >= COST["assault"] + COST["leader_dice"]
+        can_exit = ap >= COST["exit"]
         for ui, u in enumerate(units):
             if u.side != side or u.status != ON or u.acted:
                 continue
+            uid = u.id
             ut = UNITS[u.kind]
             li = lead.get(u.at)
             L = leaders[li] if li is not None else None
             if L is not None and (L.side != side or L.acted or L.start_at != u.at):
                 L = None
-            if ap >= COST["move"]:
-                for path, _, _ in unit_paths(self, ui, ut.movement, None):
-                    out.append(Move(u.id, None, path))
+            if can_move:
+                mv = ut.movement
+                plain = paths(ui, mv, None)
+                for path in plain:
+                    out.append(new(Move, (uid, None, path, False, None, False)))
                 with_l: list[tuple[Hex, ...]] = []
                 if L is not None:
-                    with_l = [p[0] for p in unit_paths(self, ui, ut.movement, li)]
-                    out.extend(Move(u.id, L.id, path) for path in with_l)
-                    if ap >= COST["move"] + COST["leader_bonus"] and u.kind != "artillery":
-                        for path, _, _ in unit_paths(self, ui, ut.movement + 1, li,
-                                                     exact=ut.movement + 1):
-                            out.append(Move(u.id, L.id, path, bonus=True))
-                if u.kind == "dragoon" and ap >= COST["dragoon_move_fire"]:
-                    plain = [p[0] for p in unit_paths(self, ui, ut.movement, None)]
-                    for lid, paths in ((None, plain), (L.id if L else None, with_l)):
-                        for path in paths:
+                    lid = L.id
+                    with_l = paths(ui, mv, li)
+                    for path in with_l:
+                        out.append(new(Move, (uid, lid, path, False, None, False)))
+                    if can_bonus and u.kind != "artillery":
+                        for path in paths(ui, mv + 1, li, mv + 1):
+                            out.append(new(Move, (uid, lid, path, True, None, False)))
+                if u.kind == "dragoon" and can_move_fire:
+                    for lid, lpaths in ((None, plain), (L.id if L else None, with_l)):
+                        for path in lpaths:
                             end = path[-1]
                             if board.move[end] == WATER:
                                 continue
                             for t in self._fire_targets(ui, end, path):
-                                out.append(Move(u.id, lid, path, fire=t))
-                if (opts.force_march and ut.infantry
-                        and ap >= COST["move"] + COST["force_march"]):
+                                out.append(new(Move, (uid, lid, path, False, t, False)))
+                if can_march and ut.infantry:
                     ways: list[tuple[str | None, int | None]] = [(None, None)]
                     if L is not None:
                         ways.append((L.id, li))
                     for lid, lix in ways:
-                        for path, _, _ in unit_paths(self, ui, ut.movement + 1, lix,
-                                                     exact=ut.movement + 1):
+                        for path in paths(ui, mv + 1, lix, mv + 1, True):
                             if self._fm_prefix_ok(ui, path, lix):
-                                out.append(Move(u.id, lid, path, force_march=True))
-            if ap >= COST["fire"]:
+                                out.append(new(Move, (uid, lid, path, False, None, True)))
+            if can_fire:
                 for t in self._fire_targets(ui, u.at, ()):
-                    out.append(Fire(u.id, t))
-            if ut.close and ap >= COST["assault"]:
+                    out.append(new(Fire, (uid, t)))
+            if ut.close and can_assault:
                 for n in board.nbrs[u.at]:
                     here = occ.get(n)
                     if here and units[here[0]].side != side:
-                        out.append(Assault(u.id, n))
-                        if (opts.leader_ratings and L is not None
-                                and ap >= COST["assault"] + COST["leader_dice"]):
-                            out.append(Assault(u.id, n, leader_dice=True))
-            if exits and u.at in exits and ap >= COST["exit"]:
-                out.append(Exit(u.id))
+                        out.append(new(Assault, (uid, n, False)))
+                        if can_leader_dice and L is not None:
+                            out.append(new(Assault, (uid, n, True)))
+            if exits and can_exit and u.at in exits:
+                out.append(Exit(uid))
         for li, L in enumerate(leaders):
             if L.side != side or L.status != ON or L.acted:
                 continue
             if ap >= COST["leader_move"]:
-                for path in leader_paths(self, li, TABLES.leader_movement):
-                    out.append(Move(None, L.id, path))
+                for path in self._leader_paths(li):
+                    out.append(new(Move, (None, L.id, path, False, None, False)))
             if ap >= COST["rally"] and L.start_at == L.at:
                 for ui in occ.get(L.at, ()):
                     u = units[ui]
                     if (u.side == side and not u.acted and u.kind != "artillery"
-                            and u.mp < u.start_mp and not (opts.rally_unfired and u.fired_at)):
+                            and u.mp + u.worn < u.start_mp
+                            and not (opts.rally_unfired and u.fired_at)):
                         out.append(Rally(L.id, u.id))
         out.append(END)
+        return out
+
+    def _unit_paths(self, ui: int, allowance: int, leader: int | None, exact: int = 0,
+                    by_stop: bool = False) -> list[tuple[Hex, ...]]:
+        """``movement.unit_paths`` (paths only), remembered until a piece moves."""
+        d = self._cache()
+        key = ("up", ui, allowance, leader, exact, by_stop)
+        out = d.get(key)
+        if out is None:
+            out = d[key] = [p[0] for p in unit_paths(self, ui, allowance, leader, exact,
+                                                     by_stop)]
+        return out
+
+    def _leader_paths(self, li: int) -> list[tuple[Hex, ...]]:
+        d = self._cache()
+        key = ("lp", li)
+        out = d.get(key)
+        if out is None:
+            out = d[key] = leader_paths(self, li, TABLES.leader_movement)
         return out
 
     def _fm_prefix_ok(self, ui: int, path: tuple[Hex, ...], li: int | None) -> bool:
@@ -625,21 +804,27 @@ class HtlState:
         return True
 
     def _fire_targets(self, ui: int, origin: Hex, path: tuple[Hex, ...]) -> list[Hex]:
+        """Hexes of enemy combat units that unit ``ui`` may fire at from ``origin`` (after moving
+        along ``path``), remembered until a piece moves."""
+        d = self._cache()
+        key = ("ft", ui, origin, bool(path))
+        out = d.get(key)
+        if out is None:
+            out = d[key] = self._find_fire_targets(ui, origin, path)
+        return out
+
+    def _find_fire_targets(self, ui: int, origin: Hex, path: tuple[Hex, ...]) -> list[Hex]:
         u = self.units[ui]
         ut = UNITS[u.kind]
         board = self.board
         rng = fire_range(ut, self.opts, board.terrain[origin] == "hill")
-        occ = self.occupancy()
-        units = self.units
-        cube = board.cube
-        ox, oy, oz = cube[origin]
+        o = board.index[origin]
+        drow = board.dist_row(o)
         out = []
-        for h, here in occ.items():
-            if units[here[0]].side == u.side:
-                continue
-            hx, hy, hz = cube[h]
-            d = max(abs(ox - hx), abs(oy - hy), abs(oz - hz))
-            if 1 <= d <= rng and (d == 1 or self._los_moved(origin, h, u.at, path)):
+        for i, h in self._enemies(u.side):
+            d = drow[i]
+            if 1 <= d <= rng and (d == 1 or (self._los_i(o, i) if not path
+                                             else self._los_moved(origin, h, u.at, path))):
                 out.append(h)
         return out
 
@@ -712,7 +897,7 @@ class HtlState:
             L.acted = True
             L.at = a.path[-1]
             self._moved()
-            self._log("move", f"{L.name} moves to {_hx(L.at)} ({COST['leader_move']} AP)",
+            self._log("move", lambda: f"{L.name} moves to {_hx(L.at)} ({COST['leader_move']} AP)",
                       leader=L.id, path=[list(h) for h in a.path], ap=COST["leader_move"])
             return
         ui = self.unit_index(a.unit)
@@ -736,7 +921,7 @@ class HtlState:
             self._moved()
         extra = " with " + L.name if L is not None else ""
         how = " (leader bonus)" if a.bonus else ""
-        self._log("move", f"{self.uname(u)}{extra} moves {_hx(start)} to {_hx(u.at)}{how} "
+        self._log("move", lambda: f"{self.uname(u)}{extra} moves {_hx(start)} to {_hx(u.at)}{how} "
                   f"({cost} AP)", unit=u.id, leader=a.leader,
                   path=[list(h) for h in path], ap=cost)
         if a.fire is not None:
@@ -757,7 +942,7 @@ class HtlState:
         li = self.leader_at().get(h)
         if li is not None and self.leaders[li].side != u.side:
             L = self.leaders[li]
-            self._log("capture", f"{L.name}, alone, is taken by {self.uname(u)}",
+            self._log("capture", lambda: f"{L.name}, alone, is taken by {self.uname(u)}",
                       leader=L.id, unit=u.id)
             self._eliminate_leader(li)
         self._capture_counter(u, h)
@@ -767,9 +952,9 @@ class HtlState:
         if ci is not None and self.counters[ci][1] != u.side:
             cid = self.counters[ci][0]
             self.counters = self.counters[:ci] + self.counters[ci + 1:]
-            self._ctr = None
+            self._moved()
             self.vp_earned[u.side] += 1
-            self._log("counter", f"{self.uname(u)} captures VP counter {cid} (+1 VP "
+            self._log("counter", lambda: f"{self.uname(u)} captures VP counter {cid} (+1 VP "
                       f"{self.side_name(u.side)})", counter=cid, unit=u.id,
                       vp_to=u.side)
 
@@ -780,7 +965,7 @@ class HtlState:
         self._moved()
         if self.pending is not None:
             self.pending.eliminated = True
-        self._log("eliminated", f"{self.uname(u)} is eliminated ({why}; +1 VP "
+        self._log("eliminated", lambda: f"{self.uname(u)} is eliminated ({why}; +1 VP "
                   f"{self.side_name(1 - u.side)})", unit=u.id, vp_to=1 - u.side)
 
     def _eliminate_leader(self, li: int) -> None:
@@ -789,7 +974,7 @@ class HtlState:
         self.leaders_lost[L.side] += 1
         self.vp_earned[1 - L.side] += 1
         self._moved()
-        self._log("leader_lost", f"{L.name} is lost (-1 command AP for "
+        self._log("leader_lost", lambda: f"{L.name} is lost (-1 command AP for "
                   f"{self.side_name(L.side)}, +1 VP {self.side_name(1 - L.side)})",
                   leader=L.id, vp_to=1 - L.side)
 
@@ -849,8 +1034,8 @@ class HtlState:
             self.units[i].fired_at = True
         nat = natural_hit_on(p.hit_on, p.mod)
         what = "close combat against" if assault else "fires at"
-        self._log(kind, f"{self.uname(u)} {what} {_hx(target)} (range {p.dist}, {p.n_dice} dice,"
-                  f" hit on {nat if nat <= 6 else 'nothing'}"
+        self._log(kind, lambda: f"{self.uname(u)} {what} {_hx(target)} (range {p.dist}, "
+                  f"{p.n_dice} dice, hit on {nat if nat <= 6 else 'nothing'}"
                   + (", flank +1" if p.flank else "") + (f"; {cost} AP)" if cost else ")"),
                   unit=u.id, target=list(target), dice=p.n_dice, hit_on=nat, ap=cost)
         if assault:
@@ -908,7 +1093,9 @@ class HtlState:
         return self.leaders[li].id
 
     def _st_after_evade(self, p: Pending) -> bool:
-        p.stage = "morale_init" if self._defenders(p) else "advance"
+        # nobody left (the dragoon evaded, or was eliminated for want of a retreat hex): a
+        # leader left alone escapes (8.5.5) before the attacker may advance
+        p.stage = "morale_init" if self._defenders(p) else "escape_init"
         return False
 
     def _st_morale_init(self, p: Pending) -> bool:
@@ -947,7 +1134,7 @@ class HtlState:
             return self._wait_die(p)
         p.hits = sum(1 for d in p.dice if die_hits(d, p.hit_on, p.mod))
         p.ones = sum(1 for d in p.dice if d == 1)
-        self._log("hits", f"{p.hits} hit{'s' if p.hits != 1 else ''} "
+        self._log("hits", lambda: f"{p.hits} hit{'s' if p.hits != 1 else ''} "
                   f"(dice {', '.join(map(str, p.dice))})", unit=p.unit, hits=p.hits,
                   dice=p.dice[:])
         li = self.leader_at().get(p.target)
@@ -1097,7 +1284,7 @@ class HtlState:
                 self._moved()
                 extra = f" with {L.name}"
             p.follow = None
-        self._log("retreat", f"{self.uname(u)}{extra} retreats {_hx(frm)} to {_hx(to)}",
+        self._log("retreat", lambda: f"{self.uname(u)}{extra} retreats {_hx(frm)} to {_hx(to)}",
                   unit=u.id, to=list(to))
         p.current = None
 
@@ -1186,7 +1373,7 @@ class HtlState:
             check = v == 1 and ((li is not None and self.leaders[li].side != p.side)
                                 or (p.leader is not None and p.kind == "assault"))
             mtext = f" ({p.mod:+d} = {v + p.mod})" if p.mod else ""
-            self._log("die", f"attack die {len(p.dice)}: {v}{mtext}, needs {p.hit_on}: "
+            self._log("die", lambda: f"attack die {len(p.dice)}: {v}{mtext}, needs {p.hit_on}: "
                       f"{'hit' if hit else 'miss'}"
                       + (" (a 1: leader casualty check)" if check else ""),
                       roll="attack", value=v, modified=v + p.mod, need=p.hit_on, hit=hit,
@@ -1197,7 +1384,7 @@ class HtlState:
             failed = v == 6 or v > entry[2]
             entry[3] = failed
             u = self.unit(entry[0])
-            self._log("die", f"morale of {self.uname(u)}: {v} against {entry[2]}: "
+            self._log("die", lambda: f"morale of {self.uname(u)}: {v} against {entry[2]}: "
                       f"{'fails, will retreat' if failed else 'holds'}"
                       + (" (a 6 always fails)" if v == 6 and v <= entry[2] else ""),
                       roll="morale", value=v, need=entry[2], passed=not failed, unit=u.id)
@@ -1205,14 +1392,14 @@ class HtlState:
         elif st == "elite":
             v_unit = self.unit(p.victim)  # type: ignore[arg-type]
             if v >= 4:
-                self._log("die", f"elite survival roll of {self.uname(v_unit)}: {v}: "
+                self._log("die", lambda: f"elite survival roll of {self.uname(v_unit)}: {v}: "
                           "the hit is taken", roll="elite", value=v, survived=False,
                           unit=v_unit.id)
                 p.elite_left = 0
                 self._eliminate_unit(self.unit_index(v_unit.id), "elite survival roll failed")
             else:
                 p.elite_left -= 1
-                self._log("die", f"elite survival roll of {self.uname(v_unit)}: {v}: "
+                self._log("die", lambda: f"elite survival roll of {self.uname(v_unit)}: {v}: "
                           "stays at 1 MP", roll="elite", value=v, survived=True,
                           unit=v_unit.id)
         elif st == "leader":
@@ -1221,7 +1408,7 @@ class HtlState:
             L = self.leaders[li]
             hit = v == 1
             cap = L.rating[1] if self.opts.leader_ratings else 1
-            self._log("die", f"casualty check for {L.name}: {v}: "
+            self._log("die", lambda: f"casualty check for {L.name}: {v}: "
                       f"{'hit' if hit else 'unhurt'}", roll="leader", value=v, hit=hit,
                       leader=L.id)
             if hit:
@@ -1229,7 +1416,7 @@ class HtlState:
                 if L.hits >= cap:
                     self._eliminate_leader(li)
                 else:
-                    self._log("leader_hit", f"{L.name} is wounded ({L.hits} of {cap} hits)",
+                    self._log("leader_hit", lambda: f"{L.name} is wounded ({L.hits} of {cap} hits)",
                               leader=L.id)
         elif st == "atk_morale":
             ui = self.unit_index(p.unit)
@@ -1238,7 +1425,7 @@ class HtlState:
             has_leader = li is not None and self.leaders[li].side == p.side
             need = u.mp + (1 if has_leader else 0) + (1 if u.kind == "elite" else 0)
             failed = v == 6 or v > need
-            self._log("die", f"attacker morale of {self.uname(u)}: {v} against {need}: "
+            self._log("die", lambda: f"attacker morale of {self.uname(u)}: {v} against {need}: "
                       f"{'fails, fires instead (11.1)' if failed else 'passes'}",
                       roll="attacker_morale", value=v, need=need, passed=not failed,
                       unit=u.id)
@@ -1254,10 +1441,12 @@ class HtlState:
         elif st == "fm":
             ui = self.unit_index(p.unit)
             u = self.units[ui]
-            ok = v <= u.mp
-            self._log("die", f"force march of {self.uname(u)}: {v} against {u.mp} MP: "
-                      f"{'succeeds' if ok else 'fails'}", roll="force_march", value=v,
-                      need=u.mp, passed=ok, unit=u.id)
+            need = u.mp + (1 if u.kind == "elite" else 0)  # a morale roll: elite +1 (3.4.2)
+            ok = v <= need
+            self._log("die", lambda: f"force march of {self.uname(u)}: {v} against {need}"
+                      + (" (MP + 1 elite)" if need != u.mp else " MP")
+                      + f": {'succeeds' if ok else 'fails'}", roll="force_march", value=v,
+                      need=need, passed=ok, unit=u.id)
             if ok:
                 self._enter(ui, p.target)
                 if p.leader is not None:
@@ -1272,7 +1461,8 @@ class HtlState:
             tired = v >= 4 and u.mp > 1
             if tired:
                 u.mp -= 1
-            self._log("die", f"fatigue of {self.uname(u)}: {v}: "
+                u.worn += 1  # not a combat loss: never rallied back (9.4)
+            self._log("die", lambda: f"fatigue of {self.uname(u)}: {v}: "
                       + (f"-1 MP ({u.mp} MP)" if tired else "no loss"), roll="fatigue",
                       value=v, loss=tired, unit=u.id)
             p.stage = "done"
@@ -1287,7 +1477,7 @@ class HtlState:
             if a.yes:
                 defenders = self._defenders(p)
                 drag = [i for i in defenders if self.units[i].kind == "dragoon"]
-                self._log("evade", f"{self.uname(self.units[drag[0]])} evades the close "
+                self._log("evade", lambda: f"{self.uname(self.units[drag[0]])} evades the close "
                           "combat (11.11)", unit=self.units[drag[0]].id)
                 p.retreats = [self.units[drag[0]].id]
                 p.follow = self._lone_leader_follow(p, drag, defenders)
@@ -1318,7 +1508,7 @@ class HtlState:
                 u = self.units[ui]
                 frm = u.at
                 self._enter(ui, p.target)
-                self._log("advance", f"{self.uname(u)} advances {_hx(frm)} to "
+                self._log("advance", lambda: f"{self.uname(u)} advances {_hx(frm)} to "
                           f"{_hx(p.target)}", unit=u.id, to=list(p.target))
         self._run()
 
