@@ -8,6 +8,13 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from warboard.holdtheline import hexes
+from warboard.holdtheline.derived import (
+    captures,
+    entry_blocked,
+    friendly_leaders,
+    leader_blocked,
+    leader_indices,
+)
 from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.tables import Tables
@@ -167,10 +174,10 @@ def unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None,
     u = st.units[ui]
     side = u.side
     # hexes it may not enter: impassable, enemy units, a friendly unit of its own class (4.3)
-    blk = st._entry_blocked(side, u.kind == "artillery")
-    caps = st._captures(side)  # index -> (enemy leader index or None, enemy counter or None)
+    blk = entry_blocked(st, side, u.kind == "artillery")
+    caps = captures(st, side)  # index -> (enemy leader index or None, enemy counter or None)
     # with a leader along, it may not end where another friendly leader stands (4.3)
-    no_end = st._friendly_leaders(side) if leader is not None else _NO_INDICES
+    no_end = friendly_leaders(st, side) if leader is not None else _NO_INDICES
     index = board.index
     if leader is not None:
         own = st.leaders[leader].at
@@ -275,8 +282,8 @@ def leader_paths(st: HtlState, li: int, allowance: int, start: Hex | None = None
     friendly units are passed freely; terrain stops apply."""
     board = st.board
     L = st.leaders[li]
-    blk = st._leader_blocked(L.side)  # impassable, enemy units, enemy leaders
-    with_leader = st._leader_indices()
+    blk = leader_blocked(st, L.side)  # impassable, enemy units, enemy leaders
+    with_leader = leader_indices(st)
     start = start or L.at
     assert start is not None
     cells = board.cells

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import PositionError
 from warboard.holdtheline.hexes import Hex
+from warboard.holdtheline.pending import Pending
+from warboard.holdtheline.pieces import ELIMINATED, EXITED, ON, WAITING
+from warboard.holdtheline.resolve import STAGES as STAGE_STEPS
 from warboard.holdtheline.scenario import (
     EDGES,
     UNIT_KINDS,
@@ -22,17 +25,7 @@ from warboard.holdtheline.scenario import (
     Side,
     UnitSetup,
 )
-from warboard.holdtheline.state import (
-    ACT,
-    AP_PHASE,
-    ELIMINATED,
-    EXITED,
-    ON,
-    OVER,
-    WAITING,
-    HtlState,
-    Pending,
-)
+from warboard.holdtheline.state import ACT, AP_PHASE, OVER, HtlState
 from warboard.holdtheline.tables import TABLES
 
 if TYPE_CHECKING:
@@ -40,9 +33,7 @@ if TYPE_CHECKING:
 
 STATUSES = (ON, ELIMINATED, EXITED, WAITING)
 PHASES = (AP_PHASE, ACT, OVER)
-STAGES = ("atk_morale", "evade", "after_evade", "morale_init", "morale", "attack", "allocate",
-          "elite", "leader", "retreat_init", "retreat", "displace", "escape_init", "escape",
-          "advance", "done", "fm", "fatigue")
+STAGES = tuple(STAGE_STEPS)
 
 
 def _h(h: Hex | None) -> list[int] | None:
@@ -359,11 +350,7 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
             at = None
         enter_at = at
         if status == WAITING:
-            enter_at = r.hex(r.get(u, "enter_at", w + "."), w + ".enter_at", cols, rows)
-            entry = tuple(r.hex(h, f"{w}.entry[{j}]", cols, rows)
-                          for j, h in enumerate(r.list(r.get(u, "entry", w + ".", []),
-                                                       w + ".entry")))
-            arrive = r.int(r.get(u, "arrive", w + "."), w + ".arrive", 1, 999)
+            enter_at, entry, arrive = _arrival(r, u, w, cols, rows)
             reinf[side].append(Reinforcement(turn=arrive, units=(UnitSetup(
                 uid, kind, start_mp, enter_at),), entry=entry))  # type: ignore[arg-type]
         else:
@@ -390,11 +377,7 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
         if status == ON and at is None:
             raise r.fail(w + ".at", "a leader on the board needs a hex")
         if status == WAITING:
-            enter_at = r.hex(r.get(L, "enter_at", w + "."), w + ".enter_at", cols, rows)
-            entry = tuple(r.hex(h, f"{w}.entry[{j}]", cols, rows)
-                          for j, h in enumerate(r.list(r.get(L, "entry", w + ".", []),
-                                                       w + ".entry")))
-            arrive = r.int(r.get(L, "arrive", w + "."), w + ".arrive", 1, 999)
+            enter_at, entry, arrive = _arrival(r, L, w, cols, rows)
             reinf[side].append(Reinforcement(turn=arrive, leaders=(LeaderSetup(
                 lid, name, enter_at, rt),), entry=entry))  # type: ignore[arg-type]
             at = None
@@ -506,6 +489,17 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     st._legal = None
     _check_board(r, st)
     return st
+
+
+def _arrival(r: _Reader, piece: Mapping[str, Any], w: str, cols: int, rows: int
+             ) -> tuple[Hex, tuple[Hex, ...], int]:
+    """Where and when a waiting piece arrives: ``enter_at``, its ``entry`` hexes, ``arrive``."""
+    enter_at = r.hex(r.get(piece, "enter_at", w + "."), w + ".enter_at", cols, rows)
+    entry = tuple(r.hex(h, f"{w}.entry[{j}]", cols, rows)
+                  for j, h in enumerate(r.list(r.get(piece, "entry", w + ".", []),
+                                               w + ".entry")))
+    arrive = r.int(r.get(piece, "arrive", w + "."), w + ".arrive", 1, 999)
+    return enter_at, entry, arrive  # type: ignore[return-value]
 
 
 def _check_pieces(r: _Reader, units: list[Any], leaders: list[Any], g: Any) -> None:

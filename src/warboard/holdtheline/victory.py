@@ -1,0 +1,40 @@
+"""Victory (10): a side's VP (eliminations, VP counters, objectives held, units exited) and the
+end of the game at the end of a side's turn (a VP target reached, or time run out)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from warboard.holdtheline.state import HtlState
+
+
+def vp_total(st: HtlState, seat: int) -> int:
+    """VP earned (eliminations, counters) + objectives held now + exits (10, contract §5)."""
+    side = st.sc.sides[seat]
+    total = st.vp_earned[seat]
+    if side.objectives:
+        occ = st.occupancy()
+        for h, vp in side.objectives:
+            here = occ.get(h)
+            if here and st.units[here[0]].side == seat:
+                total += vp
+    if side.exit_vp[1] > 0:
+        total += (st.exited[seat] // side.exit_vp[1]) * side.exit_vp[0]
+    return total
+
+
+def turn_end_result(st: HtlState, side: int) -> tuple[int | None, str, str] | None:
+    """(winner or None for a draw, reason, text) when the game ends as ``side`` ends its turn:
+    a side (``side`` first) reaches its VP target, or the second side ends the last turn."""
+    for s in (side, 1 - side):
+        target = st.sc.sides[s].vp_target
+        vp = vp_total(st, s)
+        if target is not None and vp >= target:
+            return s, "vp", f"{st.side_name(s)} wins with {vp} VP (needs {target})"
+    if side != st.sc.first and st.turn >= st.sc.turn_limit:
+        w = st.sc.time_out_winner
+        text = ("time runs out: a draw" if w is None else
+                f"time runs out: {st.side_name(w)} wins")
+        return w, "time", text
+    return None
