@@ -174,6 +174,13 @@ def test_iteration_budgets_are_reproducible():
     assert a == b
 
 
+def test_a_time_budget_that_runs_out_at_once_still_answers():
+    state = next(decision_points("hill218", seed=5))
+    agent = ISMCTSAgent(iterations=None, seconds=0.0)
+    assert decide(agent, state, random.Random(1)) in state.legal_actions()
+    assert agent.last_iterations == 1
+
+
 def test_levels_are_documented_budgets():
     assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
     assert LEVELS["hard"]["seconds"] <= 1.0  # hard answers within a second

@@ -27,7 +27,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from warboard.ai.heuristics import action_prior_for, evaluator_for, rollout_policy_for
+from warboard.ai.agent import view_seat
+from warboard.ai.knowledge import (
+    action_prior_for,
+    evaluator_for,
+    horizon_for,
+    rollout_policy_for,
+)
 from warboard.core.protocol import CHANCE, Action, Game, sample_chance
 
 
@@ -46,7 +52,8 @@ class Node:
 class ISMCTSAgent:
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
                  exploration: float = 0.5, rollout_depth: int = 0, widening: float = 4.0,
-                 prior_weight: float = 0.5, name: str = "ismcts") -> None:
+                 prior_weight: float = 0.5, name: str = "ismcts",
+                 per_game: dict[str, dict[str, Any]] | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations, seconds or both")
         self.iterations = iterations
@@ -57,28 +64,50 @@ class ISMCTSAgent:
         self.prior_weight = prior_weight
         self.name = name
         self.last_iterations = 0
+        # game name -> its own values of any of SETTINGS (levels.GAME_LEVELS)
+        self.per_game = dict(per_game or {})
+
+    SETTINGS = ("iterations", "seconds", "rollout_depth", "exploration", "widening",
+                "prior_weight")
+
+    def settings(self, game_name: str) -> dict[str, Any]:
+        """The search's budget and parameters for a game (its own values, if it has some)."""
+        own = self.per_game.get(game_name, {})
+        return {k: own.get(k, getattr(self, k)) for k in self.SETTINGS}
+
+    def budget(self, game_name: str) -> tuple[int | None, float | None, int]:
+        """Iterations, seconds and rollout depth for a game."""
+        cfg = self.settings(game_name)
+        return (cfg["iterations"], cfg["seconds"], cfg["rollout_depth"])
 
     def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
             rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        seat = view["seat"]
+        cfg = self.settings(game.name)
+        iterations, seconds, depth = cfg["iterations"], cfg["seconds"], cfg["rollout_depth"]
+        search = (cfg["exploration"], cfg["widening"], cfg["prior_weight"])
+        horizon = horizon_for(game)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        seat = view_seat(view)
         evaluate = evaluator_for(game)
         policy = rollout_policy_for(game)
         prior = action_prior_for(game)
         root = Node(1 - seat)
         base = game.sample_state(view, rng)  # type: ignore[attr-defined]
+        beyond = None if horizon is None else horizon(base)
         root_priors = {}
         for action in legal:
             after = base.clone()
             after.apply(action)
             root_priors[action] = evaluate(after, seat)
-        limit = self.iterations if self.iterations is not None else 1 << 62
+        limit = iterations if iterations is not None else 1 << 62
         done = 0
-        while done < limit and (deadline is None or time.perf_counter() < deadline):
+        # at least one iteration, so that a root child exists however short the time
+        while done < limit and (done == 0 or deadline is None or time.perf_counter() < deadline):
             state = game.sample_state(view, rng)  # type: ignore[attr-defined]
-            self._iterate(root, state, rng, evaluate, policy, prior, root_priors)
+            self._iterate(root, state, rng, evaluate, policy, prior, root_priors, depth,
+                          search, beyond)
             done += 1
         self.last_iterations = done
         best = max((c.visits, c.value / max(c.visits, 1), root_priors.get(a, 0.0), i, a)
@@ -86,7 +115,9 @@ class ISMCTSAgent:
         return best[4]
 
     def _iterate(self, root: Node, state: Any, rng: random.Random, evaluate: Any, policy: Any,
-                 prior: Any, root_priors: dict[Action, float]) -> None:
+                 prior: Any, root_priors: dict[Action, float], depth: int,
+                 search: tuple[float, float, float], beyond: Any = None) -> None:
+        c, widening, w = search
         node = root
         path = [root]
         while not state.is_terminal():
@@ -94,6 +125,8 @@ class ISMCTSAgent:
             if player == CHANCE:
                 state.apply(sample_chance(state, rng))
                 continue
+            if beyond is not None and beyond(state):
+                break  # the game's search horizon (e.g. the end of the turn): a leaf
             legal = state.legal_actions()
             if node is root:
                 scored = sorted(((root_priors.get(a, 0.0), a) for a in legal),
@@ -101,7 +134,7 @@ class ISMCTSAgent:
             else:
                 scored = sorted(((prior(state, a), a) for a in legal),
                                 key=lambda pa: pa[0], reverse=True)
-            width = max(1, int(self.widening * math.sqrt(node.visits + 1)))
+            width = max(1, int(widening * math.sqrt(node.visits + 1)))
             allowed = scored[:width]
             children = node.children
             expand = None
@@ -120,7 +153,6 @@ class ISMCTSAgent:
                 path.append(child)
                 break
             best_score, action, best_child = -math.inf, None, None
-            c, w = self.exploration, self.prior_weight
             for _, a in allowed:
                 ch = children[a]
                 score = (ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
@@ -130,15 +162,15 @@ class ISMCTSAgent:
             state.apply(action)
             node = best_child
             path.append(node)
-        values = self._rollout(state, rng, evaluate, policy)
+        values = self._rollout(state, rng, evaluate, policy, depth)
         for n in path:
             n.visits += 1
             n.value += values[n.seat]
 
     def _rollout(self, state: Any, rng: random.Random, evaluate: Any,
-                 policy: Any) -> tuple[float, float]:
+                 policy: Any, depth: int) -> tuple[float, float]:
         decisions = 0
-        while not state.is_terminal() and decisions < self.rollout_depth:
+        while not state.is_terminal() and decisions < depth:
             if state.current_player() == CHANCE:
                 state.apply(sample_chance(state, rng))
             else:

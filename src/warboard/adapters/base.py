@@ -1,0 +1,63 @@
+"""What every adapter does the same way: legal action ids, chance ids, observation arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from warboard.adapters.encodings import Encoding
+from warboard.core.errors import WarboardError
+from warboard.core.protocol import Action, State
+
+
+class WindowOverflowError(WarboardError):
+    """A seat must play, but none of its legal plays has an action id (every one lies outside
+    the encoding's window). Never seen with the default window (docs/adapters.md)."""
+
+
+def legal_action_ids(encoding: Encoding, state: State) -> dict[int, Action]:
+    """The legal plays of the seat to act that have an id, by id in ascending order.
+
+    Plays without an id are left out, never replaced by another play; when that leaves none,
+    ``WindowOverflowError`` is raised rather than letting the game go on by other rules.
+    """
+    seat = state.current_player()
+    legal = state.legal_actions()
+    by_id: dict[int, Action] = {}
+    for action in legal:
+        action_id = encoding.action_id(seat, action)
+        if action_id is None:
+            continue
+        if action_id in by_id:
+            raise AssertionError(f"{encoding.name}: plays {by_id[action_id]!r} and {action!r} "
+                                 f"share action id {action_id}")
+        by_id[action_id] = action
+    if legal and not by_id:
+        raise WindowOverflowError(
+            f"{encoding.name}: all {len(legal)} legal plays of seat {seat} lie outside the "
+            f"encoding's window (parameters {encoding.params}); use a larger window")
+    return dict(sorted(by_id.items()))
+
+
+def chance_ids(encoding: Encoding, state: State) -> list[tuple[int, float]]:
+    """The chance outcomes of ``state`` as ``(chance id, probability)``, ids ascending."""
+    return sorted((encoding.chance_id(outcome), p) for outcome, p in state.chance_outcomes())
+
+
+def observation_size(encoding: Encoding) -> int:
+    rows, cols = encoding.board_size
+    return (len(encoding.plane_names) * rows * cols + len(encoding.public_names)
+            + len(encoding.private_names))
+
+
+def flat_observation(encoding: Encoding, state: State, seat: int) -> np.ndarray:
+    """``seat``'s observation as one float32 vector: the board planes (plane, row, column
+    order), then the public values, then the private ones (docs/adapters.md)."""
+    out = np.zeros(observation_size(encoding), np.float32)
+    rows, cols = encoding.board_size
+    n_board = len(encoding.plane_names) * rows * cols
+    n_public = len(encoding.public_names)
+    view = state.observation(seat)
+    encoding.write_public(view, seat, out[:n_board].reshape(-1, rows, cols),
+                          out[n_board:n_board + n_public])
+    encoding.write_private(view, out[n_board + n_public:])
+    return out

@@ -1,0 +1,109 @@
+"""The plug-in point of the research adapters: one small fixed-shape *encoding* per game.
+
+The OpenSpiel game, the PettingZoo environment and the Gymnasium wrapper are written once, on
+the core protocol (``warboard.core.protocol``). All they need to know about a particular game is
+an :class:`Encoding`: how many action ids there are and which play each id stands for, how chance
+outcomes are numbered, and how a seat's view (``state.observation(seat)``) is written into
+fixed-size arrays. A new game plugs in by adding a module with ``parameters(name)`` and
+``make_encoding(name, params)`` and naming it in :data:`ENCODINGS` (docs/adapters.md, "Adding a
+game").
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, Protocol
+
+import numpy as np
+
+from warboard.core.protocol import JSON, Action, Game
+
+# game name -> module providing parameters(name) and make_encoding(name, params)
+ENCODINGS: dict[str, str] = {
+    "hill218": "warboard.adapters.encodings.cards",
+    "ogre218": "warboard.adapters.encodings.cards",
+}
+
+Param = bool | int | float | str
+
+
+class Encoding(Protocol):
+    """A game with its options fixed, seen through fixed shapes.
+
+    Action ids are per seat: ``action(seat, action_id(seat, a)) == a`` for every play ``a`` that
+    has an id. A play without an id (``action_id`` gives ``None``, e.g. a card placed outside the
+    card games' window) can never be chosen through an adapter; it is never replaced by another.
+    Chance outcomes have their own ids, ``0 .. num_chance_outcomes - 1``.
+
+    The observation of a seat is three arrays, all of them functions of that seat's view only:
+    ``board`` (``len(plane_names)`` planes, each ``rows × cols``), ``public`` (one value per
+    ``public_names``) and ``private`` (one per ``private_names``). Every value lies in [0, 1].
+    The ``write_*`` methods receive zeroed arrays.
+    """
+
+    name: str  # the game's name in ENCODINGS
+    params: dict[str, Param]  # every parameter (make_encoding(name, params) is this encoding)
+    game: Game
+    num_actions: int
+    num_chance_outcomes: int
+    max_decisions: int  # decisions in one game, at most
+    max_chance_events: int  # chance events in one game, at most
+    hidden_information: bool
+    plane_names: tuple[str, ...]
+    board_size: tuple[int, int]  # (rows, cols) of each plane
+    public_names: tuple[str, ...]
+    private_names: tuple[str, ...]
+
+    def action_id(self, seat: int, action: Action) -> int | None: ...
+
+    def action(self, seat: int, action_id: int) -> Action: ...
+
+    def chance_id(self, outcome: Action) -> int: ...
+
+    def chance_outcome(self, chance_id: int) -> Action: ...
+
+    def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
+                     public: np.ndarray) -> None:
+        """Write the public part of ``view`` (any seat's view, or the spectator's) as seen from
+        ``seat``."""
+        ...
+
+    def write_private(self, view: Mapping[str, JSON], private: np.ndarray) -> None:
+        """Write what only ``view["seat"]`` knows (``view`` is ``observation(seat)``)."""
+        ...
+
+
+def game_names() -> list[str]:
+    return list(ENCODINGS)
+
+
+def _module(name: str) -> Any:
+    if name not in ENCODINGS:
+        raise ValueError(f"no encoding for game {name!r}; games: {', '.join(ENCODINGS)}")
+    return importlib.import_module(ENCODINGS[name])
+
+
+def parameters(name: str) -> dict[str, Param]:
+    """The game's parameters with their defaults (OpenSpiel game parameters, environment
+    options): ruleset options and the encoding's own (the card games' ``window``)."""
+    return dict(_module(name).parameters(name))
+
+
+def make_encoding(name: str, params: Mapping[str, Param] | None = None) -> Encoding:
+    """The encoding of game ``name``; ``params`` override :func:`parameters` (an unknown one is
+    a ``ValueError``). Encodings are immutable and shared: the same parameters give the same
+    object."""
+    defaults = parameters(name)
+    given = dict(params or {})
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0]!r} for {name}; parameters: "
+                         f"{', '.join(defaults)}")
+    return _cached(name, tuple(sorted({**defaults, **given}.items())))
+
+
+@cache
+def _cached(name: str, params: tuple[tuple[str, Param], ...]) -> Encoding:
+    return _module(name).make_encoding(name, dict(params))

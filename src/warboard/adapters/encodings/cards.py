@@ -1,0 +1,234 @@
+"""Fixed shapes for the card games (``hill218``, ``ogre218``): a window of the unbounded grid.
+
+Everything is seen from one seat (the one acting, or observing): seat 1's board is turned half
+a circle, so +y always points at the enemy, as on the cards. A cell ``(x, y)`` of that frame is
+in the window when ``|x| <= R`` and ``|y| <= R`` (``window = 2R + 1``); its index is
+``(y + R) * window + (x + R)``. The hill is the middle cell, the own base the one below it.
+
+Action ids (see docs/adapters.md for the layout with figures):
+
+* ``Bury(a, b)``: ``a * n + b`` (``n`` unit kinds, ruleset order);
+* ``Strike(cell)``: ``n² + index(cell)``;
+* ``Deploy(unit, at, hits)``: ``deploy_base[unit] + index(at) * S + slot``, where the unit's
+  ``S`` slots are every sequence of at most ``attacks`` hits, each hit an offset of the unit's
+  attack diagram (owner frame): ``()``, then one hit by offset, then two hits...
+
+A play whose cell lies outside the window has no id. Chance outcomes: ``FirstPlayer(s)`` is
+``s``, ``Draw(unit)`` is ``2 + unit``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from bisect import bisect_right
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from warboard.adapters.encodings import Param
+from warboard.core.protocol import JSON, Action
+from warboard.core.registry import make_game
+from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike
+from warboard.hill218.ruleset import load_ruleset
+
+DEFAULT_WINDOW = 33  # chosen with benchmarks/window_overflow.py (docs/adapters.md)
+
+ID_CACHE_SIZE = 1 << 18  # action ids an encoding remembers (search meets the same plays often)
+
+Cell = tuple[int, int]
+
+
+def parameters(name: str) -> dict[str, Param]:
+    params: dict[str, Param] = {"window": DEFAULT_WINDOW, "quick_start": False}
+    handicap = load_ruleset(name).handicap
+    if handicap:  # the option's pair [n0, n1] as one whole number per seat
+        params[f"{handicap[0]}_0"] = params[f"{handicap[0]}_1"] = 0
+    return params
+
+
+def make_encoding(name: str, params: Mapping[str, Param]) -> CardEncoding:
+    window = params["window"]
+    if isinstance(window, bool) or not isinstance(window, int) or window < 1 or window % 2 == 0:
+        raise ValueError(f"window must be an odd whole number (the hill is its middle cell), "
+                         f"not {window!r}")
+    options: dict[str, Any] = {"quick_start": params["quick_start"]}
+    handicap = load_ruleset(name).handicap
+    if handicap:
+        pair = [params[f"{handicap[0]}_0"], params[f"{handicap[0]}_1"]]
+        if any(pair):
+            options[handicap[0]] = pair
+    return CardEncoding(name, dict(params), make_game(name, options), window)
+
+
+def _turn(seat: int, x: int, y: int) -> Cell:
+    """A cell or offset between the board frame and ``seat``'s frame (both ways)."""
+    return (x, y) if seat == 0 else (-x, -y)
+
+
+class CardEncoding:
+    """The :class:`~warboard.adapters.encodings.Encoding` of a card game and a window size."""
+
+    hidden_information = True
+
+    def __init__(self, name: str, params: dict[str, Param], game: Any, window: int) -> None:
+        self.name, self.params, self.game = name, params, game
+        rules = game.rules
+        self.rules = rules
+        self.window, self.radius = window, window // 2
+        self.board_size = (window, window)
+        units = rules.units
+        self._names = [u.name for u in units]
+        n = len(units)
+        cells = window * window
+        # each unit's hit sequences: offsets of its attack diagram, owner frame
+        self._hits: list[tuple[tuple[Cell, ...], ...]] = []
+        for u in units:
+            offsets = sorted({offset for offset, _ in u.attack})
+            self._hits.append(tuple(seq for k in range(u.attacks + 1)
+                                    for seq in itertools.product(offsets, repeat=k)))
+        self._slot = [{seq: i for i, seq in enumerate(seqs)} for seqs in self._hits]
+        self.strike_base = n * n
+        bases, nxt = [], self.strike_base + cells
+        for seqs in self._hits:
+            bases.append(nxt)
+            nxt += cells * len(seqs)
+        self.deploy_base = tuple(bases)
+        self.num_actions = nxt
+        self.num_chance_outcomes = 2 + n
+        self._ids: dict[tuple[int, Action], int | None] = {}  # action_id's answers
+        self._per_seat = sum(rules.deck_counts())
+        self.max_decisions = 2 + 2 * self._per_seat + 2 * rules.strikes
+        self.max_chance_events = 1 + 2 * self._per_seat
+        self._cap = []  # the most cards of a kind a seat can hold: its family's count
+        for uid in range(n):
+            root = uid
+            while rules.origin[root] >= 0:
+                root = rules.origin[root]
+            self._cap.append(max(1, units[root].count))
+
+        self.plane_names = (*(f"own {u}" for u in self._names),
+                            *(f"enemy {u}" for u in self._names))
+        self.public_names = (
+            "to move", "burying", "playing", "plays left", "turn", "first player: own",
+            "first player: enemy", "strikes own", "strikes enemy", "hand size own",
+            "hand size enemy", "deck size own", "deck size enemy", "outside window own",
+            "outside window enemy", *(f"destroyed own {u}" for u in self._names),
+            *(f"destroyed enemy {u}" for u in self._names))
+        self.private_names = (*(f"hand {u}" for u in self._names),
+                              *(f"deck {u}" for u in self._names),
+                              *(f"bottom 1 {u}" for u in self._names),
+                              *(f"bottom 2 {u}" for u in self._names))
+
+    # ------------------------------------------------------------------ cells
+
+    def cell_index(self, seat: int, cell: Cell) -> int | None:
+        """The window index of a board cell seen from ``seat``; ``None`` outside the window."""
+        x, y = _turn(seat, *cell)
+        r = self.radius
+        if abs(x) > r or abs(y) > r:
+            return None
+        return (y + r) * self.window + x + r
+
+    def cell(self, seat: int, index: int) -> Cell:
+        """The board cell of a window index seen from ``seat``."""
+        y, x = divmod(index, self.window)
+        return _turn(seat, x - self.radius, y - self.radius)
+
+    # ------------------------------------------------------------------ actions
+
+    def action_id(self, seat: int, action: Action) -> int | None:
+        key = (seat, action)
+        known = self._ids.get(key, self)
+        if known is self:
+            if len(self._ids) >= ID_CACHE_SIZE:
+                self._ids.clear()
+            known = self._ids[key] = self._action_id(seat, action)
+        return known  # type: ignore[return-value]
+
+    def _action_id(self, seat: int, action: Action) -> int | None:
+        ids = self.rules.unit_ids
+        if isinstance(action, Deploy):
+            uid = ids[action.unit]
+            index = self.cell_index(seat, action.at)
+            if index is None:
+                return None
+            ax, ay = action.at
+            hits = tuple(_turn(seat, tx - ax, ty - ay) for tx, ty in action.attacks)
+            slot = self._slot[uid].get(hits)
+            if slot is None:
+                raise ValueError(f"{action} hits a cell outside the unit's attack diagram")
+            return self.deploy_base[uid] + index * len(self._hits[uid]) + slot
+        if isinstance(action, Strike):
+            index = self.cell_index(seat, action.target)
+            return None if index is None else self.strike_base + index
+        if isinstance(action, Bury):
+            return ids[action.first] * len(self._names) + ids[action.second]
+        raise TypeError(f"not a decision of the card games: {action!r}")
+
+    def action(self, seat: int, action_id: int) -> Action:
+        if not 0 <= action_id < self.num_actions:
+            raise ValueError(f"action id {action_id} is not in 0..{self.num_actions - 1}")
+        if action_id < self.strike_base:
+            first, second = divmod(action_id, len(self._names))
+            return Bury(self._names[first], self._names[second])
+        if action_id < self.deploy_base[0]:
+            return Strike(self.cell(seat, action_id - self.strike_base))
+        uid = bisect_right(self.deploy_base, action_id) - 1
+        index, slot = divmod(action_id - self.deploy_base[uid], len(self._hits[uid]))
+        ax, ay = self.cell(seat, index)
+        hits = tuple(_turn(seat, dx, dy) for dx, dy in self._hits[uid][slot])
+        return Deploy(self._names[uid], (ax, ay), tuple((ax + dx, ay + dy) for dx, dy in hits))
+
+    def chance_id(self, outcome: Action) -> int:
+        if isinstance(outcome, FirstPlayer):
+            return outcome.seat
+        if isinstance(outcome, Draw):
+            return 2 + self.rules.unit_ids[outcome.unit]
+        raise TypeError(f"not a chance outcome of the card games: {outcome!r}")
+
+    def chance_outcome(self, chance_id: int) -> Action:
+        if not 0 <= chance_id < self.num_chance_outcomes:
+            raise ValueError(f"chance id {chance_id} is not in 0..{self.num_chance_outcomes - 1}")
+        return FirstPlayer(chance_id) if chance_id < 2 else Draw(self._names[chance_id - 2])
+
+    # ------------------------------------------------------------------ observations
+
+    def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
+                     public: np.ndarray) -> None:
+        ids = self.rules.unit_ids
+        n = len(self._names)
+        outside = [0, 0]  # own, enemy
+        for e in view["board"]:
+            side = 0 if e["seat"] == seat else 1
+            index = self.cell_index(seat, (e["x"], e["y"]))
+            if index is None:
+                outside[side] += 1
+                continue
+            row, col = divmod(index, self.window)
+            board[ids[e["unit"]] + side * n, row, col] = 1.0
+        enemy = 1 - seat
+        cards, strikes = self._per_seat, max(1, self.rules.strikes)
+        first = view["first_player"]
+        values = [
+            view["to_move"] == seat, view["phase"] == "bury", view["phase"] == "play",
+            view["plays_left"] / 2, min(view["turn"], self.max_decisions) / self.max_decisions,
+            first == seat, first == enemy,
+            view["strikes"][seat] / strikes, view["strikes"][enemy] / strikes,
+            view["hand_sizes"][seat] / cards, view["hand_sizes"][enemy] / cards,
+            view["deck_sizes"][seat] / cards, view["deck_sizes"][enemy] / cards,
+            outside[0] / cards, outside[1] / cards,
+            *self._counts(view["destroyed"][seat]), *self._counts(view["destroyed"][enemy]),
+        ]
+        public[:] = values
+
+    def write_private(self, view: Mapping[str, JSON], private: np.ndarray) -> None:
+        n = len(self._names)
+        private[:n] = self._counts(view["hand"])
+        private[n:2 * n] = self._counts(view["deck"])
+        for k, name in enumerate(view["bottom"][:2]):
+            private[(2 + k) * n + self.rules.unit_ids[name]] = 1.0
+
+    def _counts(self, by_name: Mapping[str, int]) -> list[float]:
+        return [by_name.get(name, 0) / cap for name, cap in zip(self._names, self._cap,
+                                                                 strict=True)]
