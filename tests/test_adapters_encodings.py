@@ -118,7 +118,7 @@ def test_observations_have_fixed_shapes_values_in_0_1_and_hide_the_other_hand(ga
 
 
 def test_parameters_and_errors():
-    assert game_names() == GAMES
+    assert game_names() == [*GAMES, "holdtheline"]
     assert set(parameters("ogre218")) == {"window", "quick_start", "damaged_ogres_0",
                                           "damaged_ogres_1"}
     enc = make_encoding("ogre218", {"damaged_ogres_0": 1})

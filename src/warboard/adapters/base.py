@@ -22,9 +22,12 @@ def legal_action_ids(encoding: Encoding, state: State) -> dict[int, Action]:
     """
     seat = state.current_player()
     legal = state.legal_actions()
+    # an encoding that numbers plays from the position (Hold the Line) provides action_ids
+    numbered = getattr(encoding, "action_ids", None)
+    ids = (numbered(state, legal) if numbered is not None
+           else [encoding.action_id(seat, action) for action in legal])
     by_id: dict[int, Action] = {}
-    for action in legal:
-        action_id = encoding.action_id(seat, action)
+    for action, action_id in zip(legal, ids, strict=True):
         if action_id is None:
             continue
         if action_id in by_id:

@@ -201,9 +201,17 @@ class State(pyspiel.State):
         core.apply(play)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        enc = self._core.encoding
+        core = self._core
+        enc = core.encoding
         if player == pyspiel.PlayerId.CHANCE:
             return enc.game.action_to_text(enc.chance_outcome(action))
+        if player == self.current_player():  # a legal play: the play itself (a move's path)
+            play = core.legal_ids().get(action)
+            if play is not None:
+                return enc.game.action_to_text(play)
+        describe = getattr(enc, "action_text", None)  # ids that decode without a position
+        if describe is not None:
+            return describe(player, action)
         return enc.game.action_to_text(enc.action(player, action))
 
     def is_terminal(self) -> bool:

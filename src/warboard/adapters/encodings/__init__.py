@@ -24,6 +24,7 @@ from warboard.core.protocol import JSON, Action, Game
 ENCODINGS: dict[str, str] = {
     "hill218": "warboard.adapters.encodings.cards",
     "ogre218": "warboard.adapters.encodings.cards",
+    "holdtheline": "warboard.adapters.encodings.holdtheline",
 }
 
 Param = bool | int | float | str
@@ -41,6 +42,11 @@ class Encoding(Protocol):
     ``board`` (``len(plane_names)`` planes, each ``rows × cols``), ``public`` (one value per
     ``public_names``) and ``private`` (one per ``private_names``). Every value lies in [0, 1].
     The ``write_*`` methods receive zeroed arrays.
+
+    Optional: ``action_ids(state, actions)`` numbers the legal plays of ``state`` from the
+    position (Hold the Line numbers a move by its outcome, relative to where the unit stands);
+    the adapters then use it instead of ``action_id``, and ``action(seat, id)`` may return a
+    description of the id rather than the play (``action_text(seat, id)`` writes it).
     """
 
     name: str  # the game's name in ENCODINGS

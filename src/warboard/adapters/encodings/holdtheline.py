@@ -1,0 +1,582 @@
+"""Fixed shapes for Hold the Line (``holdtheline``): planes over the scenario's map, and action
+ids that number every legal action, each by its outcome (docs/adapters.md, "Hold the Line").
+
+The map is fixed (``cols × rows`` hexes, offset coordinates), so there is no window. A move's id
+does not hold its path: it is the unit (or leader), the kind of move, the destination as a hex
+offset from where the unit stands, the set of enemy leaders / VP counters taken on the way (a
+bit mask over the scenario's enemy leaders and counters), and for a force march (option 11.8)
+the hex before the last. The engine lists exactly one path per such outcome
+(docs/holdtheline-engine.md, "Actions"), so the ids are one-to-one over the legal actions of a
+position; numbering a move needs the position (where the unit stands, where the enemy leaders
+are), which is why this encoding provides ``action_ids(state, actions)``. Every field has a
+proven bound (a path of at most ``a`` hexes ends at most ``a`` hexes away, and so on), so every
+legal action has an id; should one ever not fit, or two legal actions meet at one id,
+:class:`EncodingError` is raised — nothing is ever mapped to another action.
+
+``action(seat, id)`` decodes an id into an :class:`IdMeaning` (what the id stands for, without a
+path); the adapters show the real action (with its path) when the id is legal in the position.
+Chance: a die with face ``v`` (1..6; the action die 1..3) is chance id ``v - 1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from warboard.adapters.encodings import Param
+from warboard.core.errors import WarboardError
+from warboard.core.protocol import JSON, Action
+from warboard.core.registry import make_game
+from warboard.holdtheline import hexes
+from warboard.holdtheline.actions import (
+    Advance,
+    Allocate,
+    Assault,
+    Die,
+    Displace,
+    End,
+    Escape,
+    Evade,
+    Exit,
+    Fire,
+    Move,
+    Rally,
+    Retreat,
+)
+from warboard.holdtheline.combat import fire_range
+from warboard.holdtheline.options import OPTIONS
+from warboard.holdtheline.tables import TABLES
+
+Hex = tuple[int, int]
+Cube = tuple[int, int, int]
+
+KINDS = ("regular", "elite", "light", "militia", "dragoon", "artillery")
+TERRAINS = tuple(TABLES.terrain)
+MAX_MP = max(TABLES.units[k].max_mp for k in KINDS)
+LEADER_RANGE = 3  # a leader alone moves at most 3 hexes (tables.toml [leader])
+DECISION_KINDS = ("allocate", "retreat", "displace", "escape", "advance", "evade")
+PENDING_KINDS = ("fire", "assault", "force_march")
+
+
+class EncodingError(WarboardError):
+    """A legal action of Hold the Line has no id, or two legal actions would share one. The
+    bounds of the layout are proven for every scenario and option (docs/adapters.md), so this
+    means the engine changed under the encoding."""
+
+
+class IdMeaning(NamedTuple):
+    """What an action id stands for (``encoding.action(seat, id)``): the parts of the id, not a
+    path. ``offset`` is a cube offset from the unit's (leader's) hex; ``hex`` an absolute hex."""
+
+    kind: str  # end advance evade allocate retreat displace escape leader_move move move_fire
+    #            force_march fire assault rally exit
+    unit: str | None = None
+    leader: str | None = None
+    hex: Hex | None = None
+    offset: Cube | None = None
+    bonus: bool = False
+    captures: tuple[str, ...] = ()  # enemy leaders and VP counters taken on the way
+    fire_offset: Cube | None = None  # dragoon move-fire: the target from the end hex
+    stop_direction: int | None = None  # force march: the hex before the last, from the end
+    yes: bool | None = None
+    leader_dice: bool = False
+
+
+def parameters(name: str) -> dict[str, Param]:
+    params: dict[str, Param] = {"scenario": "tutorial"}
+    for option in OPTIONS:
+        if option == "ap_adjust":
+            params["ap_adjust_0"] = params["ap_adjust_1"] = 0
+        else:
+            params[option] = False
+    return params
+
+
+def make_encoding(name: str, params: Mapping[str, Param]) -> HtlEncoding:
+    scenario = params["scenario"]
+    if not isinstance(scenario, str) or not scenario:
+        raise ValueError(f"scenario must be a scenario name, not {scenario!r}")
+    rules: dict[str, Any] = {}
+    for option in OPTIONS:
+        if option == "ap_adjust":
+            pair = [params["ap_adjust_0"], params["ap_adjust_1"]]
+            if any(pair):
+                rules[option] = pair
+        elif params[option]:
+            rules[option] = params[option]
+    options: dict[str, Any] = {"scenario": scenario}
+    if rules:
+        options["options"] = rules
+    return HtlEncoding(name, dict(params), make_game(name, options))
+
+
+def _cube_offsets(radius: int) -> tuple[Cube, ...]:
+    """Cube offsets at distance 1..radius, nearest first (then by coordinates)."""
+    out = [(q, r, -q - r) for q in range(-radius, radius + 1)
+           for r in range(-radius, radius + 1) if 1 <= max(abs(q), abs(r), abs(q + r)) <= radius]
+    return tuple(sorted(out, key=lambda c: (max(map(abs, c)), c)))
+
+
+def _offset(a: Hex, b: Hex) -> Cube:
+    (ax, ay, az), (bx, by, bz) = hexes.to_cube(a), hexes.to_cube(b)
+    return (bx - ax, by - ay, bz - az)
+
+
+def offset_hex(a: Hex, off: Cube) -> Hex:
+    """The hex at cube offset ``off`` from ``a`` (to read an :class:`IdMeaning`)."""
+    x, y, z = hexes.to_cube(a)
+    return hexes.to_offset((x + off[0], y + off[1], z + off[2]))
+
+
+class _Block(NamedTuple):
+    """One field of the layout: ``size`` ids from ``base``, ``shape`` the mixed-radix digits."""
+
+    base: int
+    shape: tuple[int, ...]
+
+    def id(self, *digits: int) -> int:
+        out = 0
+        for d, n in zip(digits, self.shape, strict=True):
+            if not 0 <= d < n:
+                raise IndexError
+            out = out * n + d
+        return self.base + out
+
+    def digits(self, action_id: int) -> list[int]:
+        rest = action_id - self.base
+        out = []
+        for n in reversed(self.shape):
+            rest, d = divmod(rest, n)
+            out.append(d)
+        return out[::-1]
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape)) if self.shape else 1
+
+
+class _SeatLayout:
+    """The ids of one seat: its own units and leaders, in scenario order."""
+
+    def __init__(self, enc: HtlEncoding, seat: int, state: Any) -> None:
+        opts = enc.game.opts
+        self.units = [u.id for u in state.units if u.side == seat]
+        self.kinds = [u.kind for u in state.units if u.side == seat]
+        self.leaders = [L.id for L in state.leaders if L.side == seat]
+        self.unit_no = {uid: j for j, uid in enumerate(self.units)}
+        self.leader_no = {lid: i for i, lid in enumerate(self.leaders)}
+        # what a move of this seat may take: enemy leaders, then VP counters it may capture
+        self.capture_names = ([L.id for L in state.leaders if L.side != seat]
+                              + [c[0] for c in state.counters if c[1] != seat])
+        # bits by name: the state's lists of leaders and counters shrink as pieces are taken
+        self.capture_bit = {name: k for k, name in enumerate(self.capture_names)}
+        masks = 1 << len(self.capture_names)
+        n_units, n_leaders, cells = len(self.units), len(self.leaders), enc.cells
+        nxt = 0
+
+        def block(*shape: int) -> _Block:
+            nonlocal nxt
+            b = _Block(nxt, tuple(shape))
+            nxt += b.size
+            return b
+
+        self.end = block()
+        self.advance = block(2)
+        self.evade = block(2)
+        self.allocate = block(max(1, n_units))
+        self.retreat = block(max(1, n_units), cells)
+        self.displace = block(max(1, n_units), cells)
+        self.escape = block(max(1, n_leaders), cells)
+        self.leader_offsets = _cube_offsets(LEADER_RANGE)
+        self.leader_move = block(max(1, n_leaders), len(self.leader_offsets))
+        self.unit_blocks: list[dict[str, Any]] = []
+        for kind in self.kinds:
+            ut = TABLES.units[kind]
+            a = ut.movement
+            b: dict[str, Any] = {"near": _cube_offsets(a), "far": _cube_offsets(a + 1)}
+            # leader: 0 = none, 1 + i = own leader i
+            b["move"] = block(1 + n_leaders, len(b["near"]), masks)
+            if kind != "artillery" and n_leaders:
+                b["bonus"] = block(n_leaders, len(b["far"]), masks)
+            if kind == "dragoon":
+                rf = max(fire_range(ut, opts, False), fire_range(ut, opts, True))
+                b["fire_offsets"] = _cube_offsets(rf)
+                b["move_fire"] = block(1 + n_leaders, len(b["near"]), masks,
+                                       len(b["fire_offsets"]))
+            if ut.infantry and opts.force_march:
+                b["force_march"] = block(1 + n_leaders, len(b["far"]), masks, 6)
+            b["fire"] = block(cells)
+            if ut.close:
+                b["assault"] = block(6, 2 if opts.leader_ratings else 1)
+            if kind != "artillery" and n_leaders:
+                b["rally"] = block(n_leaders)
+            b["exit"] = block()
+            b["index"] = {name: {off: k for k, off in enumerate(b[name])}
+                          for name in ("near", "far", "fire_offsets") if name in b}
+            self.unit_blocks.append(b)
+        self.leader_offset_no = {off: k for k, off in enumerate(self.leader_offsets)}
+        self.size = nxt
+        # every block, for decoding: (base, name, unit slot or None)
+        self.starts: list[tuple[int, str, int | None]] = []
+        for name in ("end", "advance", "evade", "allocate", "retreat", "displace", "escape",
+                     "leader_move"):
+            self.starts.append((getattr(self, name).base, name, None))
+        for j, b in enumerate(self.unit_blocks):
+            for name in ("move", "bonus", "move_fire", "force_march", "fire", "assault",
+                         "rally", "exit"):
+                if name in b:
+                    self.starts.append((b[name].base, name, j))
+        self.starts.sort()
+
+
+class HtlEncoding:
+    """The :class:`~warboard.adapters.encodings.Encoding` of Hold the Line with a scenario and
+    options fixed."""
+
+    hidden_information = False
+    num_chance_outcomes = 6
+
+    def __init__(self, name: str, params: dict[str, Param], game: Any) -> None:
+        self.name, self.params, self.game = name, params, game
+        sc = game.scenario
+        self.cols, self.rows = sc.cols, sc.rows
+        self.cells = sc.cols * sc.rows
+        self.board_size = (sc.rows, sc.cols)
+        state = game.new_initial_state()
+        self.layouts = (_SeatLayout(self, 0, state), _SeatLayout(self, 1, state))
+        self.num_actions = max(lay.size for lay in self.layouts)
+        view = state.observation(None)
+        self.turn_limit = max(1, int(view["turn_limit"]))
+        opts = game.opts
+        command = max([1, *(int(n) for side in view["command_ap_by_turn"] for n in side)])
+        die = max([0, *(int(n) for side in view["action_die"] for n in side)])
+        self.max_ap = command + max(0, *opts.ap_adjust) + die
+        self.max_vp = max(1, *view["vp_target"]) if view["vp_target"] else 1
+        n_units = len(state.units)
+        self.n_units = (max(1, sum(u.side == 0 for u in state.units)),
+                        max(1, sum(u.side == 1 for u in state.units)))
+        self.n_leaders = (max(1, sum(L.side == 0 for L in state.leaders)),
+                          max(1, sum(L.side == 1 for L in state.leaders)))
+        # Bounds per game (docs/adapters.md): each side's turn has at most max_ap activations
+        # and the end; an activation waits for at most 2 + 3 · (units) decisions (allocation,
+        # evade, retreats and displacements of each unit in the hexes, escapes, advance) and
+        # rolls at most 12 + 2 · (units + leaders) dice. Generous on purpose.
+        per_activation = 2 + 3 * n_units
+        turns = 2 * self.turn_limit
+        self.max_decisions = turns * (1 + self.max_ap * (1 + per_activation))
+        self.max_chance_events = turns * (1 + self.max_ap * (12 + 2 * (n_units
+                                                                        + len(state.leaders))))
+
+        self.plane_names = (
+            *(f"terrain {t}" for t in TERRAINS),
+            *(f"own {k}" for k in KINDS), *(f"enemy {k}" for k in KINDS),
+            "own MP (infantry/dragoons)", "own MP (artillery)",
+            "enemy MP (infantry/dragoons)", "enemy MP (artillery)",
+            "own acted", "enemy acted", "own fired at", "enemy fired at",
+            "own leader", "enemy leader", "leader acted", "leader hits",
+            "own VP counter", "enemy VP counter", "own objective", "enemy objective",
+            "own exit", "enemy exit",
+            "pending attacker", "pending target", "decision hexes", "decision unit",
+        )
+        self.public_names = (
+            "to move", "active", "first", "phase ap", "phase act", "turn", "AP",
+            "VP own", "VP enemy", "VP target own", "VP target enemy",
+            "leaders lost own", "leaders lost enemy", "command AP own", "command AP enemy",
+            "exited own", "exited enemy", "eliminated own", "eliminated enemy",
+            "waiting own", "waiting enemy", "pending",
+            *(f"pending {k}" for k in PENDING_KINDS),
+            *(f"decision {k}" for k in DECISION_KINDS),
+            "pending dice", "pending hits",
+        )
+        self.private_names: tuple[str, ...] = ()
+        self._terrain = np.zeros((len(TERRAINS), sc.rows, sc.cols), np.float32)
+        index = {t: i for i, t in enumerate(TERRAINS)}
+        for r in range(sc.rows):
+            for c in range(sc.cols):
+                self._terrain[index[sc.terrain_at((c, r))], r, c] = 1.0
+        self._plane = {name: i for i, name in enumerate(self.plane_names)}
+
+    # ------------------------------------------------------------------ actions
+
+    def hex_index(self, h: Hex) -> int:
+        return h[1] * self.cols + h[0]
+
+    def hex(self, index: int) -> Hex:
+        row, col = divmod(index, self.cols)
+        return (col, row)
+
+    def action_ids(self, state: Any, actions: Sequence[Action]) -> list[int]:
+        """The ids of ``actions`` (the legal actions of ``state``, for its seat to act); raises
+        :class:`EncodingError` if one has no id or two share one."""
+        seat = state.current_player()
+        out = []
+        seen: dict[int, Action] = {}
+        for action in actions:
+            action_id = self.action_id(seat, action, state)
+            if action_id in seen:
+                raise EncodingError(f"holdtheline: legal actions {seen[action_id]!r} and "
+                                    f"{action!r} would share action id {action_id} "
+                                    f"(parameters {self.params})")
+            seen[action_id] = action
+            out.append(action_id)
+        return out
+
+    def action_id(self, seat: int, action: Action, state: Any = None) -> int:
+        """The id of ``action`` for ``seat``. Moves, assaults and rallies are numbered from the
+        position (``state``, the one ``action`` is legal in); without it they raise
+        ``ValueError``. A legal action that does not fit raises :class:`EncodingError`."""
+        lay = self.layouts[seat]
+        try:
+            return self._action_id(lay, seat, action, state)
+        except (KeyError, IndexError, ValueError) as exc:
+            if state is None and isinstance(action, Move | Assault):
+                raise ValueError(f"holdtheline: the id of {action!r} depends on the position; "
+                                 "pass state") from exc
+            raise EncodingError(f"holdtheline: {action!r} of seat {seat} has no action id "
+                                f"(parameters {self.params}): {exc!r}") from exc
+
+    def _action_id(self, lay: _SeatLayout, seat: int, action: Action, state: Any) -> int:
+        if isinstance(action, End):
+            return lay.end.id()
+        if isinstance(action, Advance):
+            return lay.advance.id(int(action.yes))
+        if isinstance(action, Evade):
+            return lay.evade.id(int(action.yes))
+        if isinstance(action, Allocate):
+            return lay.allocate.id(lay.unit_no[action.unit])
+        if isinstance(action, Retreat):
+            return lay.retreat.id(lay.unit_no[action.unit], self._cell(action.to))
+        if isinstance(action, Displace):
+            return lay.displace.id(lay.unit_no[action.unit], self._cell(action.to))
+        if isinstance(action, Escape):
+            return lay.escape.id(lay.leader_no[action.leader], self._cell(action.to))
+        if isinstance(action, Exit):
+            return lay.unit_blocks[lay.unit_no[action.unit]]["exit"].id()
+        if isinstance(action, Fire):
+            return lay.unit_blocks[lay.unit_no[action.unit]]["fire"].id(
+                self._cell(action.target))
+        if isinstance(action, Rally):
+            return lay.unit_blocks[lay.unit_no[action.unit]]["rally"].id(
+                lay.leader_no[action.leader])
+        if isinstance(action, Assault):
+            if state is None:
+                raise ValueError("needs the position")
+            u = state.units[state.unit_index(action.unit)]
+            direction = _direction(_offset(u.at, action.target))
+            return lay.unit_blocks[lay.unit_no[action.unit]]["assault"].id(
+                direction, int(action.leader_dice))
+        if isinstance(action, Move):
+            if state is None:
+                raise ValueError("needs the position")
+            return self._move_id(lay, action, state)
+        raise TypeError(f"not a decision of Hold the Line: {action!r}")
+
+    def _cell(self, h: Hex) -> int:
+        if not (0 <= h[0] < self.cols and 0 <= h[1] < self.rows):
+            raise IndexError(f"hex {h} is off the map")
+        return self.hex_index(h)
+
+    def _move_id(self, lay: _SeatLayout, action: Move, state: Any) -> int:
+        end = action.path[-1]
+        if action.unit is None:  # a leader alone
+            L = state.leaders[state.leader_index(action.leader)]
+            return lay.leader_move.id(lay.leader_no[action.leader],
+                                      lay.leader_offset_no[_offset(L.at, end)])
+        j = lay.unit_no[action.unit]
+        b = lay.unit_blocks[j]
+        u = state.units[state.unit_index(action.unit)]
+        mask = self._captures(lay, state, action.path)
+        who = 0 if action.leader is None else 1 + lay.leader_no[action.leader]
+        off = _offset(u.at, end)
+        if action.force_march:
+            stop = _direction(_offset(end, action.path[-2]))
+            return b["force_march"].id(who, b["index"]["far"][off], mask, stop)
+        if action.bonus:
+            return b["bonus"].id(who - 1, b["index"]["far"][off], mask)
+        if action.fire is not None:
+            return b["move_fire"].id(who, b["index"]["near"][off], mask,
+                                     b["index"]["fire_offsets"][_offset(end, action.fire)])
+        return b["move"].id(who, b["index"]["near"][off], mask)
+
+    def _captures(self, lay: _SeatLayout, state: Any, path: Sequence[Hex]) -> int:
+        """The bit mask of enemy leaders and VP counters a move along ``path`` takes."""
+        mask = 0
+        bit = lay.capture_bit
+        leader_at, counter_at = state.leader_at(), state.counter_at()
+        leaders, counters = state.leaders, state.counters
+        for h in path:
+            li = leader_at.get(h)
+            if li is not None and leaders[li].id in bit:
+                mask |= 1 << bit[leaders[li].id]
+            ci = counter_at.get(h)
+            if ci is not None and counters[ci][0] in bit:
+                mask |= 1 << bit[counters[ci][0]]
+        return mask
+
+    def action(self, seat: int, action_id: int) -> IdMeaning:
+        """What ``action_id`` stands for, for ``seat`` (an :class:`IdMeaning`, not a path)."""
+        lay = self.layouts[seat]
+        if not 0 <= action_id < lay.size:
+            raise ValueError(f"action id {action_id} is not used by seat {seat} "
+                             f"(ids 0..{lay.size - 1}; the game has {self.num_actions})")
+        k = max(i for i, (base, _, _) in enumerate(lay.starts) if base <= action_id)
+        _, name, j = lay.starts[k]
+        if j is None:
+            block = getattr(lay, name)
+            d = block.digits(action_id)
+            if name == "end":
+                return IdMeaning("end")
+            if name in ("advance", "evade"):
+                return IdMeaning(name, yes=bool(d[0]))
+            if name == "allocate":
+                return IdMeaning(name, unit=self._name(lay.units, d[0]))
+            if name in ("retreat", "displace"):
+                return IdMeaning(name, unit=self._name(lay.units, d[0]), hex=self.hex(d[1]))
+            if name == "escape":
+                return IdMeaning(name, leader=self._name(lay.leaders, d[0]), hex=self.hex(d[1]))
+            return IdMeaning(name, leader=self._name(lay.leaders, d[0]),
+                             offset=lay.leader_offsets[d[1]])
+        b = lay.unit_blocks[j]
+        unit = lay.units[j]
+        d = b[name].digits(action_id)
+        if name == "exit":
+            return IdMeaning(name, unit=unit)
+        if name == "fire":
+            return IdMeaning(name, unit=unit, hex=self.hex(d[0]))
+        if name == "assault":
+            return IdMeaning(name, unit=unit, offset=hexes.DIRECTIONS[d[0]],
+                             leader_dice=bool(d[1]))
+        if name == "rally":
+            return IdMeaning(name, unit=unit, leader=lay.leaders[d[0]])
+        if name == "bonus":
+            d = [d[0] + 1, *d[1:]]
+        leader = None if d[0] == 0 else lay.leaders[d[0] - 1]
+        far = name in ("bonus", "force_march")
+        offset = b["far" if far else "near"][d[1]]
+        captures = tuple(n for k, n in enumerate(lay.capture_names) if d[2] >> k & 1)
+        kind = "move" if name == "bonus" else name
+        return IdMeaning(kind, unit=unit, leader=leader, offset=offset, bonus=name == "bonus",
+                         captures=captures,
+                         fire_offset=b["fire_offsets"][d[3]] if name == "move_fire" else None,
+                         stop_direction=d[3] if name == "force_march" else None)
+
+    @staticmethod
+    def _name(names: list[str], k: int) -> str:
+        if k >= len(names):
+            raise ValueError("this id names no unit or leader of the seat")
+        return names[k]
+
+    def action_text(self, seat: int, action_id: int) -> str:
+        """A readable form of an id that is not a legal action of the position at hand."""
+        m = self.action(seat, action_id)
+        parts = [m.kind] + [f"{f}={v}" for f, v in zip(m._fields[1:], m[1:], strict=True)
+                            if v not in (None, False, ())]
+        return " ".join(str(p) for p in parts)
+
+    def chance_id(self, outcome: Action) -> int:
+        if isinstance(outcome, Die) and 1 <= outcome.value <= 6:
+            return outcome.value - 1
+        raise TypeError(f"not a chance outcome of Hold the Line: {outcome!r}")
+
+    def chance_outcome(self, chance_id: int) -> Action:
+        if not 0 <= chance_id < 6:
+            raise ValueError(f"chance id {chance_id} is not in 0..5")
+        return Die(chance_id + 1)
+
+    # ------------------------------------------------------------------ observations
+
+    def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
+                     public: np.ndarray) -> None:
+        P = self._plane
+        nt = len(TERRAINS)
+        board[:nt] = self._terrain
+        enemy = 1 - seat
+        eliminated, waiting = [0, 0], [0, 0]
+        for u in view["units"]:
+            side = 0 if u["side"] == seat else 1
+            if u["status"] != "board" or u["at"] is None:
+                if u["status"] == "eliminated":
+                    eliminated[side] += 1
+                elif u["status"] == "waiting":
+                    waiting[side] += 1
+                continue
+            c, r = u["at"]
+            who = "own" if side == 0 else "enemy"
+            board[P[f"{who} {u['kind']}"], r, c] = 1.0
+            arm = "artillery" if u["kind"] == "artillery" else "infantry/dragoons"
+            board[P[f"{who} MP ({arm})"], r, c] = min(1.0, u["mp"] / MAX_MP)
+            if u["acted"]:
+                board[P[f"{who} acted"], r, c] = 1.0
+            if u["fired_at"]:
+                board[P[f"{who} fired at"], r, c] = 1.0
+        for L in view["leaders"]:
+            if L["status"] != "board" or L["at"] is None:
+                continue
+            c, r = L["at"]
+            board[P["own leader" if L["side"] == seat else "enemy leader"], r, c] = 1.0
+            if L["acted"]:
+                board[P["leader acted"], r, c] = 1.0
+            board[P["leader hits"], r, c] = min(1.0, L["hits"] / 2)
+        for v in view["vp_counters"]:
+            c, r = v["at"]
+            board[P["own VP counter" if v["side"] == seat else "enemy VP counter"], r, c] = 1.0
+        for o in view["objectives"]:
+            c, r = o["at"]
+            board[P["own objective" if o["side"] == seat else "enemy objective"], r, c] = 1.0
+        for e in view["exits"]:
+            for c, r in e["hexes"]:
+                board[P["own exit" if e["side"] == seat else "enemy exit"], r, c] = 1.0
+        p = view["pending"]
+        pending = [0.0] * (1 + len(PENDING_KINDS) + len(DECISION_KINDS) + 2)
+        if p:
+            pending[0] = 1.0
+            if p.get("kind") in PENDING_KINDS:
+                pending[1 + PENDING_KINDS.index(p["kind"])] = 1.0
+            for key, plane in (("origin", "pending attacker"), ("target", "pending target")):
+                if p.get(key) is not None:
+                    c, r = p[key]
+                    board[P[plane], r, c] = 1.0
+            d = p.get("decision")
+            if d:
+                if d["kind"] in DECISION_KINDS:
+                    pending[1 + len(PENDING_KINDS) + DECISION_KINDS.index(d["kind"])] = 1.0
+                for c, r in d.get("choices") or ():
+                    board[P["decision hexes"], r, c] = 1.0
+                placed = {u["id"]: u["at"] for u in view["units"]}
+                for uid in [d.get("unit"), *(d.get("units") or ())]:
+                    at = placed.get(uid)
+                    if at is not None:
+                        board[P["decision unit"], at[1], at[0]] = 1.0
+            pending[-2] = min(1.0, len(p.get("dice") or ()) / 6)
+            pending[-1] = min(1.0, (p.get("hits") or 0) / 6)
+        vp, target = view["vp"], view["vp_target"] or [self.max_vp, self.max_vp]
+        vp_scale = max(self.max_vp, *target, 1)
+        n_own, n_enemy = self.n_units[seat], self.n_units[enemy]
+        phase = view["phase"]
+        values = [
+            view["to_move"] == seat, view["active"] == seat, view["first"] == seat,
+            phase == "ap", phase == "act", min(view["turn"], self.turn_limit) / self.turn_limit,
+            min(view["ap"], self.max_ap) / self.max_ap,
+            min(vp[seat], vp_scale) / vp_scale, min(vp[enemy], vp_scale) / vp_scale,
+            target[seat] / vp_scale, target[enemy] / vp_scale,
+            min(view["leaders_lost"][seat], self.n_leaders[seat]) / self.n_leaders[seat],
+            min(view["leaders_lost"][enemy], self.n_leaders[enemy]) / self.n_leaders[enemy],
+            min(view["command_ap"][seat], self.max_ap) / self.max_ap,
+            min(view["command_ap"][enemy], self.max_ap) / self.max_ap,
+            min(view["exited"][seat], n_own) / n_own, min(view["exited"][enemy], n_enemy) / n_enemy,
+            eliminated[0] / n_own, eliminated[1] / n_enemy,
+            waiting[0] / n_own, waiting[1] / n_enemy,
+            *pending,
+        ]
+        public[:] = np.clip(np.asarray(values, np.float32), 0.0, 1.0)
+
+    def write_private(self, view: Mapping[str, JSON], private: np.ndarray) -> None:
+        """Nothing is private in Hold the Line."""
+
+
+def _direction(off: Cube) -> int:
+    return hexes.DIRECTIONS.index(off)
+
+
