@@ -168,8 +168,9 @@ class raw_env(AECEnv):
 
 
 def env(game: str = "hill218", **params: Any) -> AECEnv:
-    """The AEC environment of ``game`` (``hill218`` or ``ogre218``); ``params``: ``window``,
-    ``quick_start``, ruleset options, ``render_mode``."""
+    """The AEC environment of ``game`` (``hill218``, ``ogre218`` or ``holdtheline``); ``params``:
+    the game's parameters (docs/adapters.md: ``window``, ``quick_start`` and ruleset options for
+    the card games; ``scenario`` and optional rules for Hold the Line), ``render_mode``."""
     wrapped: AECEnv = raw_env(game, **params)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
