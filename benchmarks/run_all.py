@@ -2,8 +2,9 @@
 
     python benchmarks/run_all.py [--seconds 5]
 
-Engine speed (random games, `rules legal`, IS-MCTS) for both card rulesets via `warboard bench`;
-the web table's load test via `warboard loadtest` when `--load` is given (it takes a minute).
+Engine speed (random games, `rules legal`, IS-MCTS) for both card rulesets and for every Hold the
+Line scenario via `warboard bench`; the web table's load test via `warboard loadtest` when
+`--load` is given (it takes a minute).
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ def bench(game: str, seconds: float) -> dict:
     out = subprocess.run([*WARBOARD, "bench", game, "--seconds", str(seconds), "--ai", "hard",
                           "--json"], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
+
+
+def print_table(rows: list[tuple[str, ...]]) -> None:
+    width = max(len(r[0]) for r in rows)
+    cells = max(len(c) for r in rows for c in r[1:])
+    for label, *values in rows:
+        print(f"{label:<{width}}" + "".join(f"  {v:>{cells}}" for v in values))
 
 
 def main() -> int:
@@ -47,9 +55,21 @@ def main() -> int:
     row("rules legal positions/s", lambda r: f"{r['rules_legal']['positions_per_second']:,.0f}")
     row("ismcts simulations/s", lambda r: f"{r['ismcts']['simulations_per_second']:,.0f}")
     row("hard decisions/s", lambda r: f"{r['ismcts']['decisions_per_second']:.1f}")
-    width = max(len(r[0]) for r in rows)
-    for label, a, b in rows:
-        print(f"{label:<{width}}  {a:>12}  {b:>12}")
+    print_table(rows)
+    htl = bench("holdtheline", args.seconds)
+    scenarios = htl["scenarios"]
+    print()
+    print_table([
+        ("holdtheline", *(s["scenario"] for s in scenarios)),
+        ("random games/s", *(f"{s['games_per_second']:,.1f}" for s in scenarios)),
+        ("decisions per game", *(f"{s['decisions_per_game']:.0f}" for s in scenarios)),
+        ("legal positions/s (engine)",
+         *(f"{s['legal']['engine_positions_per_second']:,.0f}" for s in scenarios)),
+        ("rules legal positions/s",
+         *(f"{s['legal']['rules_legal_positions_per_second']:,.0f}" for s in scenarios)),
+        ("hard s/decision", *(f"{s['ismcts']['seconds_per_decision']:.2f}" for s in scenarios)),
+    ])
+    print(f"load average: {htl.get('load_average')}")
     if args.load:
         subprocess.run([*WARBOARD, "loadtest", "--games", "200", "--seconds", "60"], check=True)
     return 0

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from warboard import __version__
 
 CARD_GAMES = ("hill218", "ogre218")
+GAMES = (*CARD_GAMES, "holdtheline")
 
 
 def _damaged_ogres(text: str) -> list[int]:
@@ -35,8 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a game in the terminal. Type 'help' at the prompt for the notation "
                     "(e.g. 'inf 1,-1 x 1,0'), 'legal' for your legal plays, 'undo' to take "
                     "back your last play.")
-    play.add_argument("game", choices=CARD_GAMES, nargs="?", default="hill218",
+    play.add_argument("game", choices=GAMES, nargs="?", default="hill218",
                       help="which game (default: hill218)")
+    play.add_argument("--scenario", default=None,
+                      help="holdtheline: the scenario (default: tutorial; 'warboard scenarios' "
+                           "lists them)")
+    play.add_argument("--side", default=None,
+                      help="holdtheline: the side you play, by name (e.g. american, british) "
+                           "(default: the scenario's first side)")
     play.add_argument("--ai", choices=("easy", "medium", "hard", "expert"), default=None,
                       help="play against the computer at this level (default: medium); see "
                            "docs/ai.md")
@@ -85,15 +92,31 @@ def build_parser() -> argparse.ArgumentParser:
                                      "JSON array of every legal complete play.")
     rules_sub.add_parser("apply", help='{"position": P, "play": Q} per line -> next position',
                          description='Each input line is {"position": P, "play": Q}; each output '
-                                     'line is the next decision point or {"result": ...}.')
+                                     'line is the next decision point or {"result": ...}. Hold '
+                                     'the Line: {"position": P, "action": A, "dice": [...]} '
+                                     '(docs/interchange.md).')
+    rules_sub.add_parser("los", help="Hold the Line line-of-sight query per line -> {\"los\": ...}",
+                         description='Each input line is a Hold the Line line-of-sight query '
+                                     '{"cols", "rows", "terrain", "units", "from", "to"}; each '
+                                     'output line is {"los": true|false} (docs/interchange.md).')
+
+    scenarios = sub.add_parser(
+        "scenarios", help="list the Hold the Line scenarios, or show one",
+        description="Without a name: every packaged Hold the Line scenario with its title, "
+                    "turns, sides and a one-line summary. With a name (or a scenario file's "
+                    "path): its details, special rules and history note. The format is in "
+                    "docs/scenarios.md.")
+    scenarios.add_argument("name", nargs="?", help="a scenario name (e.g. trenton) or a .toml file")
 
     arena = sub.add_parser(
         "arena", help="round-robin tournament between agents, with Elo ratings",
         description="Every pair of agents plays --games games (half with each seat order). "
-                    "Prints wins/draws/losses, scores with 95%% intervals, Elo ratings and "
+                    "Prints wins/draws/losses, scores with 95% intervals, Elo ratings and "
                     "decision times, and writes a JSON report and a PNG chart into --out.")
-    arena.add_argument("--game", choices=CARD_GAMES, default="hill218",
+    arena.add_argument("--game", choices=GAMES, default="hill218",
                        help="which game (default: hill218)")
+    arena.add_argument("--scenario", default=None,
+                       help="holdtheline: the scenario (default: tutorial)")
     arena.add_argument("--agents", default="random,greedy,ismcts:hard",
                        help="comma-separated agents: random, greedy, ismcts:LEVEL or a level "
                             "(easy, medium, hard, expert) (default: random,greedy,ismcts:hard)")
@@ -146,9 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
                                "(default: 60)")
     loadtest.add_argument("--game", choices=CARD_GAMES, default="hill218",
                           help="which game (default: hill218)")
-    loadtest.add_argument("--think", metavar="MS", default="200-600",
+    loadtest.add_argument("--think", metavar="MS", default="2000-6000",
                           help="each bot's think time before it acts, in milliseconds: MS, or "
-                               "MIN-MAX for a uniform random time (default: 200-600)")
+                               "MIN-MAX for a uniform random time (default: 2000-6000, a "
+                               "person's pace; docs/load.md)")
     loadtest.add_argument("--url", action="append", default=None,
                           help="test a server already running on this machine (e.g. "
                                "http://127.0.0.1:8218) instead of starting one; only loopback "
@@ -171,7 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
         "bench", help="measure engine speed (random games, legal-play generation)",
         description="Play uniformly random full games on one core and time 'rules legal' on a "
                     "corpus of positions from such games.")
-    bench.add_argument("game", choices=CARD_GAMES, help="which ruleset")
+    bench.add_argument("game", choices=GAMES, help="which ruleset (holdtheline: every scenario)")
+    bench.add_argument("--scenario", default=None,
+                       help="holdtheline: only this scenario (default: every one)")
     bench.add_argument("--seconds", type=float, default=5.0,
                        help="how long to play random games (default: 5)")
     bench.add_argument("--corpus", type=int, default=2000,
@@ -183,6 +209,36 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--ai-decisions", type=int, default=20,
                        help="decision points for --ai (default: 20)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
+
+    balance = sub.add_parser(
+        "balance", help="Hold the Line: AI-against-AI games to measure a scenario's balance",
+        description="Play --games games of a Hold the Line scenario between computer players "
+                    "(the same agent on both sides by default) and report each side's win "
+                    "rate and the draws, with 95% intervals (Wilson's), how the games ended "
+                    "and the mean VP. See docs/scenarios.md, \"Balance\".")
+    balance.add_argument("scenario", help="a scenario name (e.g. trenton) or a .toml file")
+    balance.add_argument("--games", type=int, default=40, help="games to play (default: 40)")
+    balance.add_argument("--agents", default="hard",
+                         help="the agent of both sides, or SIDE0,SIDE1 (random, greedy, "
+                              "ismcts:LEVEL or a level; default: hard)")
+    balance.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                         help="parallel worker processes (default: one per core)")
+    balance.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
+    balance.add_argument("--no-time-caps", action="store_true",
+                         help="levels search their full iteration budgets (results replay "
+                              "exactly, whatever the machine's load)")
+    balance.add_argument("--json", action="store_true", help="print one JSON object")
+
+    headtohead = sub.add_parser(
+        "headtohead", help="warboard's hard agent against OpenSpiel's IS-MCTS bot (extra "
+                           "'openspiel')",
+        description="Play warboard's hard agent against OpenSpiel's IS-MCTS bot through the "
+                    "OpenSpiel adapter, the same seconds per decision each, half the games "
+                    "with each seat order; prints the score with its 95% interval "
+                    "(docs/adapters.md).")
+    from warboard.adapters.headtohead import add_arguments
+
+    add_arguments(headtohead)
     return parser
 
 
@@ -190,10 +246,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "play":
+            if args.game == "holdtheline":
+                from warboard.terminal.htl_play import run_htl_play
+
+                return run_htl_play(args)
             from warboard.terminal.play import run_play
 
             return run_play(args)
         if args.command == "replay":
+            from warboard.core.record import Record
+            from warboard.terminal.htl_play import is_htl_record, run_htl_replay
+
+            record = Record.load(args.file)
+            if is_htl_record(record):
+                return run_htl_replay(record, args)
             from warboard.terminal.replay import run_replay
 
             return run_replay(args)
@@ -205,17 +271,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "rules":
             from warboard.hill218 import interchange
+            from warboard.holdtheline import interchange as htl
 
-            handler = interchange.legal if args.rules_command == "legal" else interchange.apply
+            handler = {"legal": htl.legal_any, "apply": htl.apply_any,
+                       "los": htl.los}[args.rules_command]
             out = sys.stdout
             for line in interchange.run_batch(sys.stdin, handler):
                 out.write(line + "\n")
             out.flush()
             return 0
+        if args.command == "scenarios":
+            from warboard.holdtheline.scenario_file import run_scenarios
+
+            return run_scenarios(args)
         if args.command == "arena":
             from warboard.ai.arena_cli import run_arena_command
 
             return run_arena_command(args)
+        if args.command == "balance":
+            from warboard.ai.balance import run_balance_command
+
+            return run_balance_command(args)
         if args.command == "serve":
             from warboard.server.serve import run_serve
 
@@ -224,6 +300,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from warboard.loadtest import run_loadtest
 
             return run_loadtest(args)
+        if args.command == "headtohead":
+            from warboard.adapters.headtohead import run
+
+            return run(args)
         if args.command == "bench":
             from warboard.bench import run_bench
 

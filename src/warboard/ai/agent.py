@@ -22,6 +22,13 @@ class Agent(Protocol):
             rng: random.Random) -> Action: ...
 
 
+def view_seat(view: dict[str, Any]) -> int:
+    """The seat a view belongs to: ``view["seat"]`` (the card games), else the seat to move (a
+    perfect-information game such as Hold the Line gives every seat the same view)."""
+    seat = view.get("seat")
+    return view["to_move"] if seat is None else seat
+
+
 def decide(agent: Agent, state: State, rng: random.Random) -> Action:
     """Ask ``agent`` for the decision of the seat to act in ``state``, giving it only that
     seat's view (the one place where a true state meets an agent)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -19,7 +20,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
         raise ValueError("--agents needs two or more different agents, e.g. random,greedy,hard")
     for spec in agents:
         make_agent(spec)  # fail fast on a typo
-    options = {"quick_start": True} if args.quick_start else {}
+    options = game_options(args)
     specs = schedule(args.game, agents, args.games, args.seed, options,
                      time_caps=not args.no_time_caps)
     console = Console()
@@ -28,11 +29,26 @@ def run_arena_command(args: argparse.Namespace) -> int:
         task = progress.add_task(f"{args.game} arena", total=len(specs))
         results = run_matches(specs, args.jobs, args.backend,
                               lambda _: progress.advance(task))
-    rep = report(args.game, agents, args.games, results)
+    label = args.game if "scenario" not in options else f"{args.game}-{options['scenario']}"
+    rep = report(label, agents, args.games, results)
     print_report(console, rep)
     json_path, png_path = write_outputs(rep, Path(args.out))
     console.print(f"wrote {json_path} and {png_path}")
     return 0
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's options from the command line: ``--quick-start`` for the card games,
+    ``--scenario`` for Hold the Line (checked here, so a typo fails before any game)."""
+    if args.game == "holdtheline":
+        from warboard.core.registry import make_game
+
+        options = {"scenario": getattr(args, "scenario", None) or "tutorial"}
+        make_game(args.game, options)
+        return options
+    if getattr(args, "scenario", None):
+        raise ValueError(f"--scenario is a holdtheline option; {args.game} has no scenarios")
+    return {"quick_start": True} if args.quick_start else {}
 
 
 def print_report(console: Console, rep: ArenaReport) -> None:

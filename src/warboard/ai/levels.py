@@ -14,8 +14,28 @@ LEVELS: dict[str, dict[str, Any]] = {
     "expert": {"kind": "ismcts", "iterations": 2000, "seconds": 5.0},
 }
 
+# A game whose search costs more per iteration has its own budgets for a level (the same caps
+# in seconds, fewer iterations); an agent made for a level uses them when it plays that game.
+GAME_LEVELS: dict[str, dict[str, dict[str, Any]]] = {
+    # Hold the Line: ~70 legal actions per position and a slower engine (docs/ai.md)
+    "holdtheline": {
+        "medium": {"iterations": 120},
+        "hard": {"iterations": 300},
+        "expert": {"iterations": 1500},
+    },
+}
+
+
+def level_budget(level: str, game: str | None = None) -> dict[str, Any]:
+    """The budget of ``level`` for ``game`` (the card games' when the game has none)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    return {**LEVELS[level], **GAME_LEVELS.get(game or "", {}).get(level, {})}
+
 
 def agent_for_level(level: str, **overrides: Any) -> Any:
+    """The agent of ``level``; ``overrides`` (e.g. ``seconds=None``: no time cap) apply to its
+    budget for every game."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
     spec = {**LEVELS[level], **overrides}
@@ -25,5 +45,9 @@ def agent_for_level(level: str, **overrides: Any) -> Any:
         return GreedyAgent()
     from warboard.ai.ismcts import ISMCTSAgent
 
+    per_game = {game: {**LEVELS[level], **levels[level], **overrides}
+                for game, levels in GAME_LEVELS.items() if level in levels}
     return ISMCTSAgent(iterations=spec.get("iterations"), seconds=spec.get("seconds"),
-                       name=f"ismcts:{level}")
+                       name=f"ismcts:{level}",
+                       per_game={g: {k: v for k, v in b.items() if k in ISMCTSAgent.SETTINGS}
+                                 for g, b in per_game.items()})

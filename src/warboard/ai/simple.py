@@ -6,7 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from warboard.ai.heuristics import evaluator_for
+from warboard.ai.agent import view_seat
+from warboard.ai.knowledge import evaluator_for
 from warboard.core.protocol import Action, Game
 
 
@@ -34,7 +35,7 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         evaluate = evaluator_for(game)
-        seat = view["seat"]
+        seat = view_seat(view)
         base = game.sample_state(view, rng)  # type: ignore[attr-defined]
         best: list[Action] = []
         best_value = -math_inf

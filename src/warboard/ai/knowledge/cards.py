@@ -1,4 +1,4 @@
-"""Game knowledge for the agents: position evaluation and fast rollout policies, per game.
+"""Game knowledge for The Battle for Hill 218 and Ogre: Objective 218 (docs/ai.md).
 
 Everything here reads a state only through public facts and the acting seat's own cards, so a
 determinized state (``game.sample_state``) gives the same answers as the true one.
@@ -8,16 +8,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from typing import Any
 
-from warboard.core.protocol import State
 from warboard.hill218.actions import Deploy, Strike
 from warboard.hill218.grid import base_cell, unpack
-
-Evaluator = Callable[[State, int], float]
-Policy = Callable[[State, random.Random], None]
-
 
 # ----------------------------------------------------------------------------- card games
 
@@ -92,27 +86,3 @@ def card_action_prior(state: Any, action: Any) -> float:
     if action.at == BASE_CELLS[1 - seat]:
         return 10.0
     return len(action.attacks) + (2.0 if action.at == BASE_CELLS[seat] else 0.0)
-
-
-# ----------------------------------------------------------------------------- registry
-
-def evaluator_for(game: Any) -> Evaluator:
-    if game.name in ("hill218", "ogre218"):
-        return evaluate_cards
-    return lambda state, seat: state.returns()[seat] if state.is_terminal() else 0.0
-
-
-def action_prior_for(game: Any) -> Callable[[State, Any], float]:
-    if game.name in ("hill218", "ogre218"):
-        return card_action_prior
-    return lambda state, action: 0.0
-
-
-def rollout_policy_for(game: Any) -> Policy:
-    if game.name in ("hill218", "ogre218"):
-        return card_rollout_policy
-
-    def uniform(state: State, rng: random.Random) -> None:
-        state.apply(rng.choice(state.legal_actions()))
-
-    return uniform

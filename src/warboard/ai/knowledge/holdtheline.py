@@ -1,0 +1,301 @@
+"""Game knowledge for Hold the Line (docs/ai.md, "Hold the Line").
+
+The game is perfect-information except future dice, so everything here may read the whole
+state. Three pieces, as for the card games:
+
+* ``evaluate_htl(state, seat)``: a value in (-1, 1) for ``seat``: VP (with a bonus for a reached
+  target), MP of the units on the board or still to come, leaders (more while many turns are
+  left), progress toward enemy VP counters, own objectives and exits, cover, unspent AP, and
+  the expected result of an attack whose dice are still to be rolled (so a fire or close combat
+  is judged by its odds before its dice are known);
+* ``htl_action_prior(state, action)``: a cheap guess at how good an action is: attacks by their
+  expected hits on the target (more for a weak target or close combat), captures of VP counters
+  and lone leaders, moves toward the enemy and the side's goals, rallies;
+* ``htl_rollout_policy(state, rng)``: one fast step: the best of a few sampled actions by the
+  prior, ending the turn when nothing useful is left;
+* ``htl_horizon(root)``: the search plans the side's own turn (a new turn is a leaf).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from warboard.holdtheline import hexes
+from warboard.holdtheline.actions import END, Assault, End, Exit, Fire, Move, Rally
+from warboard.holdtheline.combat import die_hits
+from warboard.holdtheline.tables import TABLES
+
+ON, WAITING = "board", "waiting"
+
+# evaluation weights (per side; the value is own minus enemy)
+W_VP = 1.0  # a victory point
+W_TARGET = 4.0  # the VP target reached: the game is won when the turn ends
+W_UNIT = 0.3  # a combat unit on the board or still to arrive
+W_MP = 0.3  # each of its MP
+W_LEADER = 0.6  # a leader alive (its loss gives the enemy a VP and costs command AP)
+W_LEADER_TURN = 0.05  # more for each turn left (1 command AP lost per turn)
+W_LONE_LEADER = 0.4  # a leader without a friendly unit near enemy units
+# per hex a unit is farther from the enemy than it needs to be to attack, times the share of
+# the game gone, for a side that does not win when time runs out. Off: both sides' terms
+# mostly cancel in a zero-sum value, and every weight tried lost games against random play
+# (docs/ai.md); moves toward the enemy come from the search's prior instead.
+W_APPROACH = 0.0
+W_GOAL = 0.15  # per hex between an enemy VP counter / own objective and the nearest own unit
+W_EXIT = 0.04  # per hex between a unit and its exit (only for a side that must score)
+W_COVER = 0.08  # a unit in terrain that makes it harder to hit
+W_AP = 0.01  # each AP the side on turn has left (so that ending the turn early costs a little)
+SCALE = 5.0
+
+REACH = {kind: 2 if kind == "artillery" else 1 for kind in TABLES.units}  # where it attacks from
+PRE_HIT_STAGES = frozenset(("atk_morale", "evade", "morale_init", "morale", "attack"))
+
+
+def evaluate_htl(state: Any, seat: int) -> float:
+    if state.phase == "over":
+        return state.returns()[seat]
+    board = state.board
+    cols = board.cols
+    dist = _distances(cols, board.rows)
+    cover = board.combat
+    sc = state.sc
+    units = state.units
+    on: list[list[Any]] = [[], []]
+    where: list[list[int]] = [[], []]  # hex index of each unit on the board, by side
+    material = [0.0, 0.0]
+    for u in units:
+        st = u.status
+        if st == ON:
+            on[u.side].append(u)
+            at = u.at
+            where[u.side].append(at[1] * cols + at[0])
+            material[u.side] += W_UNIT + W_MP * u.mp
+        elif st == WAITING:
+            material[u.side] += W_UNIT + W_MP * u.mp
+    turns_left = sc.turn_limit - state.turn
+    late = (state.turn - 1) / sc.turn_limit
+    timeout = sc.time_out_winner
+    score = [material[0], material[1]]
+    for s in (0, 1):
+        side = sc.sides[s]
+        vp = state.vp_total(s)
+        f = W_VP * vp
+        target = side.vp_target
+        if target is not None and vp >= target:
+            f += W_TARGET
+        mine, enemies = where[s], where[1 - s]
+        # leaders
+        for L in state.leaders:
+            if L.side != s or (L.status != ON and L.status != WAITING):
+                continue
+            f += W_LEADER + W_LEADER_TURN * turns_left
+            if L.status == ON:
+                li = L.at[1] * cols + L.at[0]
+                if li not in mine:
+                    row = dist[li]
+                    if any(row[e] <= 2 for e in enemies):
+                        f -= W_LONE_LEADER
+        # positions
+        defensive = timeout == s
+        approach = 0.0 if defensive else W_APPROACH * late
+        for u, i in zip(on[s], mine, strict=True):
+            if cover[u.at] < 0:
+                f += W_COVER * (2.0 if defensive else 1.0)
+            if enemies and approach:
+                row = dist[i]
+                d = min([row[e] for e in enemies])
+                reach = REACH[u.kind]
+                if d > reach:
+                    f -= approach * min(d - reach, 8)
+        if mine:
+            for _cid, cs, h in state.counters:
+                if cs != s:
+                    row = dist[h[1] * cols + h[0]]
+                    f -= W_GOAL * min(min([row[i] for i in mine]), 8)
+            if side.objectives:
+                occ = state.occupancy()
+                for h, ovp in side.objectives:
+                    here = occ.get(h)
+                    if here and units[here[0]].side == s:
+                        continue
+                    row = dist[h[1] * cols + h[0]]
+                    f -= W_GOAL * ovp * min(min([row[i] for i in mine]), 8)
+            if side.exit_hexes and side.exit_vp[1] > 0 and not defensive:
+                exits = [h[1] * cols + h[0] for h in side.exit_hexes]
+                for i in mine:
+                    row = dist[i]
+                    f -= W_EXIT * min(min([row[e] for e in exits]), 8)
+        score[s] += f
+    p = state.pending
+    if p is not None and p.stage in PRE_HIT_STAGES and p.kind != "force_march":
+        score[p.side] += _expected_attack(state, p)
+    elif p is None and state.phase == "act":
+        score[state.active] += W_AP * state.ap
+    return math.tanh((score[seat] - score[1 - seat]) / SCALE)
+
+
+_DISTANCES: dict[tuple[int, int], list[list[int]]] = {}
+
+
+def _distances(cols: int, rows: int) -> list[list[int]]:
+    """Hex distances between every two hexes of a board, by index ``row * cols + col``."""
+    table = _DISTANCES.get((cols, rows))
+    if table is None:
+        cubes = [hexes.to_cube((c, r)) for r in range(rows) for c in range(cols)]
+        table = _DISTANCES[(cols, rows)] = [[_dist(a, b) for b in cubes] for a in cubes]
+    return table
+
+
+def _dist(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
+
+
+def _p_hit(hit_on: int, mod: int) -> float:
+    return sum(1 for face in range(1, 7) if die_hits(face, hit_on, mod)) / 6.0
+
+
+def _binomial(n: int, p: float) -> list[float]:
+    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def _expected_attack(state: Any, p: Any) -> float:
+    """What the attacker may expect from the attack dice still to be rolled: MP taken from the
+    defender that would take the hits (the one with more MP), and an elimination's unit and VP."""
+    occ = state.occupancy().get(p.target)
+    if not occ:
+        return 0.0
+    victims = [state.units[i] for i in occ if state.units[i].side != p.side]
+    if not victims:
+        return 0.0
+    victim = max(victims, key=lambda u: u.mp)
+    mod, hit_on = p.mod, p.hit_on
+    done = sum(1 for d in p.dice if die_hits(d, hit_on, mod))
+    left = max(0, p.n_dice - len(p.dice))
+    mp = victim.mp
+    kill = W_MP * mp + W_UNIT + W_VP
+    if victim.kind == "elite":
+        kill *= 0.6  # survival rolls
+    value = 0.0
+    for k, pk in enumerate(_binomial(left, _p_hit(hit_on, mod))):
+        hits = done + k
+        value += pk * (kill if hits >= mp else W_MP * hits)
+    if p.kind == "assault":
+        value *= 1.15  # a failed morale check also drives the defender back
+    return value
+
+
+# ----------------------------------------------------------------------------- action prior
+
+_goal_cache: list[Any] = [None, None]  # [last event of the state, {side: (goals, memo)}]
+_INVERSE = [1.0 / (1 + d) for d in range(64)]
+
+
+def _closeness(state: Any, side: int, h: tuple[int, int]) -> float:
+    """How close hex ``h`` is to where ``side``'s units want to be: the best of weight / (1 +
+    distance) over enemy units (1), enemy VP counters (2), own objectives not held (1.5 per VP).
+    Memoised for the last state asked about (the prior is asked for all of its actions)."""
+    key = state.events[-1] if state.events else None
+    cache = _goal_cache
+    if cache[0] is not key or key is None:
+        cache[0], cache[1] = key, {}
+    entry = cache[1].get(side)
+    board = state.board
+    cols = board.cols
+    if entry is None:
+        goals = []
+        occ = state.occupancy()
+        for u in state.units:
+            if u.status == ON and u.side != side:
+                goals.append((u.at[1] * cols + u.at[0], 1.0))
+        for _cid, cs, g in state.counters:
+            if cs != side:
+                goals.append((g[1] * cols + g[0], 2.0))
+        for g, vp in state.sc.sides[side].objectives:
+            here = occ.get(g)
+            if not (here and state.units[here[0]].side == side):
+                goals.append((g[1] * cols + g[0], 1.5 * vp))
+        entry = cache[1][side] = (goals, {})
+    goals, memo = entry
+    i = h[1] * cols + h[0]
+    value = memo.get(i)
+    if value is None:
+        row = _distances(cols, board.rows)[i]
+        inv = _INVERSE
+        value = max([w * inv[row[g]] for g, w in goals], default=0.0)
+        memo[i] = value
+    return value
+
+
+def htl_action_prior(state: Any, action: Any) -> float:
+    kind = type(action)
+    if kind is Fire or kind is Assault:
+        ui = state.unit_index(action.unit)
+        u = state.units[ui]
+        prof = state.attack_profile(ui, u.at, action.target, kind is Assault)
+        expected = prof.dice * _p_hit(prof.hit_on, prof.mod)
+        here = state.occupancy().get(action.target)
+        weak = 0.0
+        if here:
+            mp = min(state.units[i].mp for i in here)
+            weak = 0.5 if expected >= mp else 0.0
+        return expected + weak + (0.3 if kind is Assault else 0.0)
+    if kind is Move:
+        if action.unit is None:
+            return 0.05
+        ui = state.unit_index(action.unit)
+        u = state.units[ui]
+        gain = (_closeness(state, u.side, action.path[-1])
+                - _closeness(state, u.side, u.at))
+        bonus = 0.0
+        counters = state.counter_at()
+        lead = state.leader_at()
+        for h in action.path:
+            ci = counters.get(h)
+            if ci is not None and state.counters[ci][1] != u.side:
+                bonus += 3.0
+            li = lead.get(h)
+            if li is not None and state.leaders[li].side != u.side:
+                bonus += 3.0
+        if action.fire is not None:
+            bonus += 0.8
+        return gain + bonus - (0.2 if action.bonus else 0.0)
+    if kind is Rally:
+        return 0.4
+    if kind is Exit:
+        return 0.6
+    if kind is End:
+        return -0.3
+    return 0.0
+
+
+# ----------------------------------------------------------------------------- horizon
+
+def htl_horizon(root: Any) -> Any:
+    """Search plans the side's own turn: a state where another side's turn has begun (or a new
+    game turn) is a leaf. Beyond it the search would have to guess the enemy's whole turn from
+    a few samples, and its fears of that turn cost more games than they saved (docs/ai.md)."""
+    active, turn = root.active, root.turn
+
+    def beyond(state: Any) -> bool:
+        return state.active != active or state.turn != turn
+
+    return beyond
+
+
+# ----------------------------------------------------------------------------- rollout
+
+def htl_rollout_policy(state: Any, rng: random.Random, candidates: int = 4) -> None:
+    """One step: decisions of a pending activation are random; otherwise the best of a few
+    sampled actions by the prior, or the end of the turn when none of them looks useful."""
+    legal = state.legal_actions()
+    if state.pending is not None or len(legal) == 1:
+        state.apply(rng.choice(legal))
+        return
+    best, best_score = END, 0.0
+    for _ in range(candidates):
+        a = legal[rng.randrange(len(legal))]
+        score = htl_action_prior(state, a) + rng.random() * 0.05
+        if score > best_score:
+            best, best_score = a, score
+    state.apply(best)
