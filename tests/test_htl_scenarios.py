@@ -263,7 +263,7 @@ BROKEN = [
     ('home = "north"', 'home = "up"', "sides.red.home", "unknown edge 'up'"),
     ('home = "north"', 'home = []', "sides.red.home", "must be an edge"),
     ('first = "blue"', 'first = "green"', "first", "must be one of the sides (blue, red)"),
-    ('time_out = "draw"', 'time_out = "nobody"', "time_out", "or draw"),
+    ('time_out = "draw"', 'time_out = "nobody"', "time_out", "draw or vp"),
     ('turn_limit = 6', 'turn_limit = 0', "turn_limit", "at least 1"),
     ('command_ap = 2', 'command_ap = -1', "sides.blue.command_ap", "from 0 to"),
     ('command_ap = [1, 2]', 'command_ap = [1, 2, 2, 2, 2, 2, 2]', "sides.red.command_ap",
@@ -295,6 +295,21 @@ BROKEN += [
     ('at = "4,2"},\n  {id = "R2"', 'at = [4, 2, 1]},\n  {id = "R2"', "sides.red.units[0].at",
      'must be a hex "col,row"'),
 ]
+
+
+def test_time_out_by_vp_gives_the_game_to_the_side_with_more_vp(tmp_path):
+    from warboard.core.registry import make_game
+    from warboard.holdtheline.victory import turn_end_result
+
+    sc = load_scenario(str(write(tmp_path, BASE.replace('time_out = "draw"', 'time_out = "vp"'))))
+    assert sc.time_out_by_vp and sc.time_out_winner is None
+    state = make_game("holdtheline", {"scenario": sc}).new_initial_state()
+    state.turn = sc.turn_limit
+    last = 1 - sc.first
+    assert turn_end_result(state, last)[0] is None  # equal VP: a draw
+    state.vp_earned[sc.first] += 1
+    winner, reason, text = turn_end_result(state, last)
+    assert (winner, reason) == (sc.first, "time") and "wins on VP (1 to 0)" in text
 
 
 @pytest.mark.parametrize("old,new,field,problem", BROKEN,

@@ -75,6 +75,7 @@ class Scenario:
     first: int  # seat that moves first each turn
     turn_limit: int
     time_out_winner: int | None  # seat that wins when the turn limit passes; None = draw
+    time_out_by_vp: bool = False  # at the turn limit the side with more VP wins (equal: draw)
     options: dict[str, object] = field(default_factory=dict)  # optional rules switched on
     special_rules: str = ""  # text shown to players
     summary: str = ""  # one line for scenario lists

@@ -212,15 +212,16 @@ class _Parser:
             raise top.error("first", f"must be one of the sides ({', '.join(names)}), not "
                                      f"{first!r}")
         time_out = top.str("time_out")
-        if time_out not in (*names, "draw"):
-            raise top.error("time_out", f"must be one of the sides ({', '.join(names)}) or "
-                                        f"draw, not {time_out!r}")
+        if time_out not in (*names, "draw", "vp"):
+            raise top.error("time_out", f"must be one of the sides ({', '.join(names)}), "
+                                        f"draw or vp, not {time_out!r}")
         top.finish()
         return Scenario(
             name=self.name, title=title, history=history, cols=self.cols, rows=self.rows,
             terrain=dict(self.terrain), sides=(sides[0], sides[1]),
             first=names.index(first), turn_limit=turn_limit,
-            time_out_winner=None if time_out == "draw" else names.index(time_out),
+            time_out_winner=names.index(time_out) if time_out in names else None,
+            time_out_by_vp=time_out == "vp",
             options=options, special_rules=special, summary=summary, date=date, places=places,
         )
 
@@ -477,6 +478,14 @@ class _Parser:
 
 # ============================================================================ warboard scenarios
 
+def time_out_text(sc: Scenario) -> str:
+    if sc.time_out_by_vp:
+        return "the side with more VP wins (equal VP: a draw)."
+    if sc.time_out_winner is None:
+        return "a draw."
+    return f"{sc.sides[sc.time_out_winner].display_name} win."
+
+
 def describe(sc: Scenario) -> str:
     """Everything a player wants to know before choosing a scenario, as text."""
     letters = {v: k for k, v in MAP_LETTERS.items()}
@@ -484,8 +493,7 @@ def describe(sc: Scenario) -> str:
              sc.summary, "",
              f"Board {sc.cols}x{sc.rows}, {sc.turn_limit} turns; "
              f"{sc.sides[sc.first].display_name} move first. When time runs out: "
-             + ("a draw." if sc.time_out_winner is None
-                else f"{sc.sides[sc.time_out_winner].display_name} win.")]
+             + time_out_text(sc)]
     if sc.options:
         lines.append("Options: " + ", ".join(
             f"{k} ({OPTIONS[k][0]})" + ("" if v is True else f" = {v}")

@@ -57,7 +57,7 @@ def position_to_json(st: HtlState) -> dict[str, Any]:
         "labels": [s.display_name for s in sides],
         "home_edges": [list(s.home_edges) for s in sides],
         "first": sc.first, "turn": st.turn, "turn_limit": sc.turn_limit,
-        "time_out_winner": sc.time_out_winner,
+        "time_out_winner": sc.time_out_winner, "time_out_by_vp": sc.time_out_by_vp,
         "phase": st.phase, "active": st.active, "to_move": st.current_player(), "ap": st.ap,
         "command_ap": [st.command_ap(0), st.command_ap(1)],
         "command_ap_by_turn": [list(s.command_ap) for s in sides],
@@ -289,6 +289,9 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
     limit = r.int(r.get(d, "turn_limit", "", 99), "turn_limit", 1, 999)
     tow = r.get(d, "time_out_winner", "", None)
     tow = None if tow is None else r.int(tow, "time_out_winner", 0, 1)
+    by_vp = r.get(d, "time_out_by_vp", "", False)
+    if not isinstance(by_vp, bool):
+        raise r.fail("time_out_by_vp", "must be true or false")
     options = r.obj(r.get(d, "options", "", {}), "options")
     places: dict[Hex, str] = {}
     for i, pl in enumerate(r.list(r.get(d, "places", "", []), "places")):
@@ -301,7 +304,8 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
     return Scenario(name=str(d.get("scenario") or "position"), title=str(d.get("title", "")),
                     history="", cols=cols, rows=rows, terrain=terrain,
                     sides=(sides[0], sides[1]), first=first, turn_limit=limit,
-                    time_out_winner=tow, options=dict(options), places=places)
+                    time_out_winner=tow, time_out_by_vp=by_vp, options=dict(options),
+                    places=places)
 
 
 def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None, *,
@@ -415,6 +419,7 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     sc = Scenario(name=base.name, title=base.title, history="", cols=cols, rows=rows,
                   terrain=base.terrain, sides=(sides[0], sides[1]), first=base.first,
                   turn_limit=base.turn_limit, time_out_winner=base.time_out_winner,
+                  time_out_by_vp=base.time_out_by_vp,
                   options=base.options, places=base.places)
     if game is not None:
         same = (game.scenario.name == sc.name and game.scenario.cols == cols

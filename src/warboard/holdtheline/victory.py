@@ -34,6 +34,12 @@ def turn_end_result(st: HtlState, side: int) -> tuple[int | None, str, str] | No
             return s, "vp", f"{st.side_name(s)} wins with {vp} VP (needs {target})"
     if side != st.sc.first and st.turn >= st.sc.turn_limit:
         w = st.sc.time_out_winner
+        if st.sc.time_out_by_vp:
+            vp = (vp_total(st, 0), vp_total(st, 1))
+            w = None if vp[0] == vp[1] else int(vp[1] > vp[0])
+            if w is not None:
+                return w, "time", (f"time runs out: {st.side_name(w)} wins on VP "
+                                   f"({vp[w]} to {vp[1 - w]})")
         text = ("time runs out: a draw" if w is None else
                 f"time runs out: {st.side_name(w)} wins")
         return w, "time", text
