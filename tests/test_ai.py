@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import pytest
 
+from game_walk import random_decision_points
 from warboard.ai.agent import decide, make_agent
 from warboard.ai.arena import report, run_matches, schedule, write_outputs
 from warboard.ai.ismcts import ISMCTSAgent
@@ -21,18 +22,7 @@ from warboard.hill218.state import CardState
 
 
 def decision_points(name: str, seed: int, every: int = 7):
-    game = CardGame(name)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    n = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply(state.sample_chance_outcome(rng))
-            continue
-        if n % every == 0:
-            yield state
-        n += 1
-        state.apply(rng.choice(state.legal_actions()))
+    return random_decision_points(CardGame(name), seed, every)
 
 
 def reshuffled(state: CardState, seed: int) -> CardState:

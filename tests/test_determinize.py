@@ -8,22 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game_walk import random_decision_points
 from warboard.core.errors import PositionError
-from warboard.core.protocol import CHANCE
 from warboard.hill218 import CardGame
 from warboard.hill218.determinize import sample_state
 
 
 def decision_points(name: str, options: dict, seed: int):
-    game = CardGame(name, options)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply(state.sample_chance_outcome(rng))
-        else:
-            yield state
-            state.apply(rng.choice(state.legal_actions()))
+    return random_decision_points(CardGame(name, options), seed)
 
 
 @given(st.sampled_from([("hill218", {}), ("ogre218", {}), ("ogre218", {"damaged_ogres": [1, 2]}),

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from game_walk import random_decision_points
 from warboard.ai.agent import decide, make_agent, view_seat
 from warboard.ai.ismcts import ISMCTSAgent
 from warboard.ai.knowledge import (
@@ -34,19 +35,8 @@ from warboard.holdtheline.actions import END, Fire, Move
 
 def decision_points(scenario: str, seed: int, every: int = 9):
     """Decision points of a random game (each a state the caller may keep)."""
-    game = make_game("holdtheline", {"scenario": scenario})
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    n = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply(state.sample_chance_outcome(rng))
-            continue
-        legal = state.legal_actions()
-        if n % every == 0 and len(legal) > 1:
-            yield state.clone()
-        n += 1
-        state.apply(rng.choice(legal))
+    return random_decision_points(make_game("holdtheline", {"scenario": scenario}), seed, every,
+                                  clone=True, skip_forced=True)
 
 
 def test_sample_state_is_the_position_rebuilt_from_the_view():

@@ -13,11 +13,9 @@ import os
 import random
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -28,64 +26,20 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from server_helpers import TIMEOUT, LiveServer, free_port, ws_url
 from warboard.core.protocol import State
 from warboard.core.record import Record, export_for_seat
 from warboard.core.registry import make_game
-from warboard.server.ai_runner import AIRunner
-from warboard.server.app import NOT_INSTALLED, create_app
+from warboard.server.app import NOT_INSTALLED
 from warboard.server.messages import MAX_MESSAGE_BYTES
-from warboard.server.serve import server_config
 from warboard.server.storage import Storage
 from warboard.terminal.narrate import log_lines
 from warboard.terminal.replay import Replay
 
 FORBIDDEN_KEYS = {"hands", "pool", "top", "seed", "decks", "tokens", "token"}
-TIMEOUT = 20.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def ws_url(port: int, game_id: str, token: str | None = None) -> str:
-    query = f"?token={token}" if token else ""
-    return f"ws://127.0.0.1:{port}/ws/games/{game_id}{query}"
-
-
-class LiveServer:
-    """The app served by Uvicorn in a thread of the test process, on a free port."""
-
-    def __init__(self, database_url: str, web_dir: Path | None) -> None:
-        self.database_url = database_url
-        app = create_app(Storage(database_url), AIRunner(0), web_dir)
-        self.port = free_port()
-        self.server = uvicorn.Server(server_config(app, "127.0.0.1", self.port))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws_url(self, game_id: str, token: str | None = None) -> str:
-        return ws_url(self.port, game_id, token)
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + TIMEOUT
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(TIMEOUT)
 
 
 @pytest.fixture(scope="module")

@@ -14,19 +14,19 @@ from typing import Any
 import httpx
 import pytest
 
-from test_server_undo import TIMEOUT, Server
+from server_helpers import TIMEOUT, LiveServer
 from warboard.server.tables import view_delta
 from web_helpers import finish_hotseat_game
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(f"sqlite:///{tmp_path_factory.mktemp('htl') / 'server.db'}") as server:
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(f"sqlite:///{tmp_path_factory.mktemp('htl') / 'server.db'}") as server:
         yield server
 
 
 @pytest.fixture(scope="module")
-def http(live: Server) -> Iterator[httpx.Client]:
+def http(live: LiveServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=live.base, timeout=TIMEOUT) as client:
         yield client
 
@@ -66,7 +66,7 @@ def test_view_delta_round_trips() -> None:
     assert view_delta({"x": [1, 2]}, {"x": [3, 4]}) == {"set": {"x": [3, 4]}}
 
 
-def test_replay_of_a_hold_the_line_game(live: Server, http: httpx.Client) -> None:
+def test_replay_of_a_hold_the_line_game(live: LiveServer, http: httpx.Client) -> None:
     # not before the game is over
     early = http.post("/api/games", json={"game": "holdtheline", "mode": "hotseat",
                                           "options": {"scenario": "tutorial"}}).json()
@@ -115,7 +115,7 @@ def test_replay_of_a_hold_the_line_game(live: Server, http: httpx.Client) -> Non
 
 
 def test_replay_of_a_card_game_hides_what_the_reader_did_not_see(
-        live: Server, http: httpx.Client) -> None:
+        live: LiveServer, http: httpx.Client) -> None:
     created = finish_hotseat_game(live.base, "hill218", seed=5)
     game_id = created["id"]
     seat0 = http.get(f"/api/games/{game_id}/replay",

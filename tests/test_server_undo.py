@@ -10,59 +10,15 @@ game with the undo in it.
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from warboard.server.ai_runner import AIRunner
-from warboard.server.app import create_app
-from warboard.server.serve import server_config
-from warboard.server.storage import Storage
-
-TIMEOUT = 20.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """The app served by Uvicorn in a thread of the test process, on a free port."""
-
-    def __init__(self, database_url: str) -> None:
-        app = create_app(Storage(database_url), AIRunner(0), None)
-        self.port = free_port()
-        self.server = uvicorn.Server(server_config(app, "127.0.0.1", self.port))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, game_id: str, token: str) -> ClientConnection:
-        return connect(f"ws://127.0.0.1:{self.port}/ws/games/{game_id}?token={token}")
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + TIMEOUT
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(TIMEOUT)
+from server_helpers import TIMEOUT, LiveServer
 
 
 @pytest.fixture(scope="module")
@@ -71,13 +27,13 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture(scope="module")
-def live(database: str) -> Iterator[Server]:
-    with Server(database) as server:
+def live(database: str) -> Iterator[LiveServer]:
+    with LiveServer(database) as server:
         yield server
 
 
 @pytest.fixture(scope="module")
-def http(live: Server) -> Iterator[httpx.Client]:
+def http(live: LiveServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=live.base, timeout=TIMEOUT) as client:
         yield client
 
@@ -104,7 +60,7 @@ def without_events(view: dict[str, Any]) -> dict[str, Any]:
 class Hotseat:
     """Both seats of a new hot-seat Hold the Line game, each on its own socket."""
 
-    def __init__(self, live: Server, http: httpx.Client, scenario: str = "tutorial") -> None:
+    def __init__(self, live: LiveServer, http: httpx.Client, scenario: str = "tutorial") -> None:
         answer = http.post("/api/games", json={"game": "holdtheline", "mode": "hotseat",
                                                "options": {"scenario": scenario}})
         assert answer.status_code == 201, answer.text
@@ -127,7 +83,7 @@ class Hotseat:
 
 
 @pytest.fixture
-def game(live: Server, http: httpx.Client) -> Iterator[Hotseat]:
+def game(live: LiveServer, http: httpx.Client) -> Iterator[Hotseat]:
     g = Hotseat(live, http)
     yield g
     g.close()
@@ -177,7 +133,7 @@ def test_hints_run_parallel_to_the_legal_actions(game: Hotseat) -> None:
 # ----------------------------------------------------------------------------- undo
 
 
-def test_undo_takes_back_a_move(game: Hotseat, live: Server, database: str) -> None:
+def test_undo_takes_back_a_move(game: Hotseat, live: LiveServer, database: str) -> None:
     seat = game.to_act()
     before = game.latest[seat]
     send(game.ws[seat], "play", before["version"], action=first_move(before))
@@ -199,7 +155,7 @@ def test_undo_takes_back_a_move(game: Hotseat, live: Server, database: str) -> N
     assert "stale" in message(game.ws[seat], "error")["message"]
 
     # another server on the same database rebuilds the game with the undo in it
-    with Server(database) as other, httpx.Client(base_url=other.base, timeout=TIMEOUT) as h2:
+    with LiveServer(database) as other, httpx.Client(base_url=other.base, timeout=TIMEOUT) as h2:
         token = game.created["tokens"][str(seat)]
         again = h2.get(f"/api/games/{game.id}", params={"token": token}).json()
     assert again["version"] == undone["version"]
@@ -262,7 +218,7 @@ def test_stale_and_repeated_undo_requests_are_refused(game: Hotseat) -> None:
     assert "used already" in message(game.ws[seat], "error")["message"]
 
 
-def test_spectators_cannot_undo(game: Hotseat, live: Server) -> None:
+def test_spectators_cannot_undo(game: Hotseat, live: LiveServer) -> None:
     with connect(f"ws://127.0.0.1:{live.port}/ws/games/{game.id}") as ws:
         state = message(ws, "state")
         assert state["seat"] is None and state["undo"] is False

@@ -7,7 +7,6 @@ to a temporary directory (printed), or to ``$WARBOARD_E2E_SHOTS`` when that is s
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from pathlib import Path
@@ -20,13 +19,15 @@ playwright_api = pytest.importorskip(
 
 from web_helpers import (  # noqa: E402
     CHROMIUM,
-    CHROMIUM_ARGS,
     MY_TURN,
     OVER,
     PLAYABLE_CARD,
+    Tab,
+    chromium,
     finish_hotseat_game,
     play_by_clicking,
     running_server,
+    screenshots_dir,
     units_on_board,
     wait_turn_or_over,
 )
@@ -47,39 +48,13 @@ def server(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium(playwright_api) as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    env = os.environ.get("WARBOARD_E2E_SHOTS")
-    path = Path(env) if env else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {path}")
-    return path
-
-
-class Tab:
-    """A browser context with one page, collecting the page's script errors."""
-
-    def __init__(self, browser, base: str, **context) -> None:
-        self.context = browser.new_context(**context)
-        self.context.set_default_timeout(20_000)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.base = base
-
-    def goto(self, path: str) -> None:
-        self.page.goto(self.base + path)
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, f"errors in the page: {self.errors}"
+    return screenshots_dir(tmp_path_factory, "screenshots")
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ an outlined destination or target. Screenshots go to a temporary directory (prin
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -18,7 +17,14 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api",
     reason="the browser tests need the playwright package (pip install playwright)")
 
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, finish_hotseat_game, running_server  # noqa: E402
+import web_helpers  # noqa: E402
+from web_helpers import (  # noqa: E402
+    CHROMIUM,
+    chromium,
+    finish_hotseat_game,
+    running_server,
+    screenshots_dir,
+)
 
 if not CHROMIUM.exists():
     pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)",
@@ -39,41 +45,20 @@ def server(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium(playwright_api) as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    env = os.environ.get("WARBOARD_E2E_SHOTS")
-    path = Path(env) if env else tmp_path_factory.mktemp("htl-screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {path}")
-    return path
+    return screenshots_dir(tmp_path_factory, "htl-screenshots")
 
 
-class Tab:
-    """A browser context with one page, collecting the page's script errors; confirm dialogs
-    (ending a turn with AP left) are accepted."""
+class Tab(web_helpers.Tab):
+    """A browser tab whose confirm dialogs (ending a turn with AP left) are accepted."""
 
     def __init__(self, browser, base: str, **context) -> None:
-        self.context = browser.new_context(**context)
-        self.context.set_default_timeout(20_000)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("dialog", lambda d: d.accept())
-        self.base = base
-
-    def goto(self, path: str) -> None:
-        self.page.goto(self.base + path)
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, f"errors in the page: {self.errors}"
+        super().__init__(browser, base, accept_dialogs=True, **context)
 
 
 @pytest.fixture

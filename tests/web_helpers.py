@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import socket
 import subprocess
@@ -67,6 +68,49 @@ def running_server(db_dir: Path, startup: float = 60.0) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+def screenshots_dir(tmp_path_factory: Any, name: str) -> Path:
+    """``$WARBOARD_E2E_SHOTS`` when that is set, else a fresh temporary directory ``name``
+    (printed)."""
+    env = os.environ.get("WARBOARD_E2E_SHOTS")
+    path = Path(env) if env else tmp_path_factory.mktemp(name)
+    path.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {path}")
+    return path
+
+
+class Tab:
+    """A browser context with one page, collecting the page's script errors; with
+    ``accept_dialogs``, confirm dialogs are accepted."""
+
+    def __init__(self, browser: Any, base: str, *, accept_dialogs: bool = False,
+                 **context: Any) -> None:
+        self.context = browser.new_context(**context)
+        self.context.set_default_timeout(20_000)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        if accept_dialogs:
+            self.page.on("dialog", lambda d: d.accept())
+        self.base = base
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, f"errors in the page: {self.errors}"
+
+
+@contextlib.contextmanager
+def chromium(playwright_api: Any) -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright's sync API."""
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
 
 
 def http_json(method: str, url: str, body: Any = None) -> Any:

@@ -87,6 +87,14 @@ class Game(Protocol):
     def state_from_json(self, data: Mapping[str, JSON]) -> State: ...
 
 
+def returns_of(result: Mapping[str, Any] | None) -> tuple[float, float]:
+    """The two seats' returns for a game's ``result`` (its ``winner``: 0, 1 or None): +1 for
+    the winner and -1 for the loser, (0, 0) for a draw or while the game goes on."""
+    if result is None or result["winner"] is None:
+        return (0.0, 0.0)
+    return (1.0, -1.0) if result["winner"] == 0 else (-1.0, 1.0)
+
+
 def sample_chance(state: State, rng: random.Random) -> Action:
     """Draw one chance outcome of ``state`` with its probability, using ``rng``.
 

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.protocol import CHANCE, TERMINAL
+from warboard.core.protocol import CHANCE, TERMINAL, returns_of
 from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike
 from warboard.hill218.grid import HILL, STRIDE, base_cell, pack, unpack
 
@@ -106,9 +106,7 @@ class CardState:
         return self.phase == OVER
 
     def returns(self) -> tuple[float, float]:
-        if self.result is None or self.result["winner"] is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if self.result["winner"] == 0 else (-1.0, 1.0)
+        return returns_of(self.result)
 
     def legal_actions(self) -> list[Any]:
         if self.phase == PLAY:

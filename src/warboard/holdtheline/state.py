@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.protocol import CHANCE, TERMINAL
+from warboard.core.protocol import CHANCE, TERMINAL, returns_of
 from warboard.holdtheline.actions import Die, End
 from warboard.holdtheline.activation import activate
 from warboard.holdtheline.attack import attack_profile
@@ -201,9 +201,7 @@ class HtlState:
         return self.phase == OVER
 
     def returns(self) -> tuple[float, float]:
-        if self.result is None or self.result["winner"] is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if self.result["winner"] == 0 else (-1.0, 1.0)
+        return returns_of(self.result)
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.phase == AP_PHASE:

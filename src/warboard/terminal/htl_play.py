@@ -19,7 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from warboard.core.protocol import CHANCE, TERMINAL
+from warboard.core.protocol import CHANCE
 from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
 from warboard.terminal.agents import ComputerPlayer, make_agent
@@ -39,10 +39,11 @@ from warboard.terminal.htl_render import (
     side_label,
     units_table,
 )
+from warboard.terminal.loop import QUIT_WORDS, PromptLoop
 from warboard.terminal.prompt import InputFn, Prompter
+from warboard.terminal.replay import browse_steps
 from warboard.terminal.session import Session
 
-QUIT_WORDS = {"quit": "quit", "exit": "quit", "resign": "resigned"}
 GAME = "holdtheline"
 LOG_LINES = 12
 
@@ -96,20 +97,14 @@ def run_htl_play(args: argparse.Namespace, input_fn: InputFn = input,
     return 0 if loop.save(args.save) else 1
 
 
-class HtlPlayLoop:
+class HtlPlayLoop(PromptLoop):
     """Runs a session to its end: chance and agents on their own, humans at the prompt."""
 
     def __init__(self, session: Session, humans: tuple[int, ...],
                  agents: dict[int, ComputerPlayer], console: Console, prompter: Prompter,
                  plain: bool = False) -> None:
-        self.session = session
-        self.game: Any = session.game
-        self.humans = humans
-        self.agents = agents
-        self.console = console
-        self.prompter = prompter
+        super().__init__(session, humans, agents, console, prompter)
         self.plain = plain
-        self.stopped = False
         self.shown = 0  # engine events printed so far
 
     @property
@@ -126,18 +121,16 @@ class HtlPlayLoop:
             them = 1 - me
             self.console.print(f"You play the {side_label(obs, me)}; the {side_label(obs, them)}"
                                f" are the '{self.agents[them].name}' opponent.")
-        while not self.stopped:
-            while s.state.current_player() == CHANCE:
-                s.resolve_chance()
-            self._print_new_events()
-            seat = s.state.current_player()
-            if seat == TERMINAL:
-                self._show_result()
-                return
-            if seat in self.agents:
-                s.apply(self.agents[seat].choose(s.state))
-            else:
-                self._human_decision(seat)
+        self._play_out()
+
+    def _resolve_chance(self) -> None:
+        s = self.session
+        while s.state.current_player() == CHANCE:
+            s.resolve_chance()
+        self._print_new_events()
+
+    def _who(self, seat: int) -> str:
+        return f"The {side_label(self.obs, seat)}"
 
     # ------------------------------------------------------------------ output
 
@@ -169,16 +162,7 @@ class HtlPlayLoop:
             self._print_choices()
         else:
             self._draw_screen()
-        events = len(self.session.events)
-        while len(self.session.events) == events and not self.stopped:
-            line = self.prompter.ask(self._prompt(seat))
-            if line is None:
-                if not self.prompter.interrupted:
-                    self._stop(seat, "quit", " (end of input)")
-                elif self._confirm("Ctrl-C: really quit? The game will be abandoned (y/N): "):
-                    self._stop(seat, "quit", " (Ctrl-C)")
-            else:
-                self._command(seat, line)
+        self._read_commands(seat)
 
     def _print_choices(self) -> None:
         legal = self.session.state.legal_actions()
@@ -207,8 +191,7 @@ class HtlPlayLoop:
         elif word == "undo":
             self._undo(seat)
         elif word in QUIT_WORDS:
-            if self._confirm(f"Really {word}? The game will be abandoned (y/N): "):
-                self._stop(seat, QUIT_WORDS[word])
+            self._quit_command(seat, word)
         elif word == "show":
             self._show(words[1:], legal)
         else:
@@ -323,39 +306,10 @@ class HtlPlayLoop:
         self.shown = len(self.obs.get("events") or [])
         self.console.print(f"Taken back: {describe(taken)}.")  # the screen is drawn again
 
-    def _error(self, message: str) -> None:
-        self.console.print(Text(message, style="bold red"))
-
-    def _confirm(self, question: str) -> bool:
-        if not self.prompter.interactive:
-            return True
-        answer = self.prompter.ask(question)
-        return answer is None or answer.lower() in ("y", "yes")
-
-    def _stop(self, seat: int, how: str, note: str = "") -> None:
-        self.session.abandon(seat, how)
-        self.stopped = True
-        self.console.print(Text(f"The {side_label(self.obs, seat)} {how}{note}: the game is "
-                                "abandoned.", style="bold"))
-        self.console.print(f"Seed: {self.session.seed}")
-
     def _show_result(self) -> None:
         self._draw_screen()
         self.console.print(Text(result_sentence(self.obs), style="bold"))
         self.console.print(f"Seed: {self.session.seed}")
-
-    def save(self, path: str | None) -> bool:
-        if path is None and self.prompter.interactive:
-            path = self.prompter.ask("Save the game record to (file name, Enter to skip): ")
-        if not path:
-            return True
-        try:
-            self.session.save(path)
-        except OSError as exc:
-            self._error(f"Could not save the record to {path}: {exc}")
-            return False
-        self.console.print(f"Record saved to {path} (see it again: warboard replay {path})")
-        return True
 
 
 def _decision_text(p: Mapping[str, Any]) -> str:
@@ -449,24 +403,5 @@ def run_htl_replay(record: Record, args: argparse.Namespace, input_fn: InputFn =
         for step in range(last + 1):
             draw(step)
         return 0
-    prompter = Prompter(console, input_fn, interactive)
-    step = 0
-    draw(step)
-    while True:
-        line = prompter.ask("[Enter] next, b back, a step number, q quit> ")
-        if line is None or line.lower() in ("q", "quit", "exit"):
-            return 0
-        low = line.lower()
-        target = (min(step + 1, last) if low in ("", "n", "next") else
-                  max(step - 1, 0) if low in ("b", "back") else
-                  int(low) if low.isdigit() else None)
-        if target is None:
-            console.print(f"Type Enter, b, q or a step number from 0 to {last}.")
-        elif not 0 <= target <= last:
-            console.print(f"There are steps 0 to {last}.")
-        elif target == step:
-            console.print("(this is the last step; b goes back, q quits)" if step == last
-                          else "(this is the first step)")
-        else:
-            step = target
-            draw(step)
+    browse_steps(len(steps), draw, console, Prompter(console, input_fn, interactive))
+    return 0

@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.text import Text
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.protocol import TERMINAL
 from warboard.core.registry import make_game
 from warboard.hill218.actions import resolve_unit, strike_words
 from warboard.terminal.agents import ComputerPlayer, make_agent
@@ -25,12 +24,12 @@ from warboard.terminal.commands import (
     show_unit,
     strike_listing,
 )
+from warboard.terminal.loop import QUIT_WORDS, PromptLoop
 from warboard.terminal.names import result_text, seat_name
 from warboard.terminal.prompt import InputFn, Prompter
 from warboard.terminal.render import make_console, screen
 from warboard.terminal.session import Session
 
-QUIT_WORDS = {"quit": "quit", "exit": "quit", "resign": "resigned"}
 # clear the screen and the terminal's scrollback (3J), so that the next player of a hot-seat
 # game cannot scroll back to the previous player's cards
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
@@ -95,39 +94,26 @@ def _seating(args: argparse.Namespace,
     return (args.seat,), {them: make_agent(opponent, f"{seed}:{opponent}")}
 
 
-class PlayLoop:
+class PlayLoop(PromptLoop):
     """Runs a session to its end: chance and agents on their own, humans at the prompt."""
 
     def __init__(self, session: Session, humans: tuple[int, ...], agents: dict[int, ComputerPlayer],
                  console: Console, prompter: Prompter) -> None:
-        self.session = session
-        self.game: Any = session.game
+        super().__init__(session, humans, agents, console, prompter)
         self.rules: Any = session.rules
-        self.humans = humans
-        self.agents = agents
-        self.console = console
-        self.prompter = prompter
         self.hot_seat = len(humans) == 2
         self.at_keyboard: int | None = None  # the seat that has been shown its cards
-        self.stopped = False
 
     def run(self) -> None:
-        s = self.session
         self._opening_line()
         if not self.hot_seat:
             me = self.humans[0]
             self.console.print(f"You are {seat_name(me)}; {seat_name(1 - me)} is the "
                                f"'{self.agents[1 - me].name}' opponent.")
-        while not self.stopped:
-            s.resolve_chance()
-            seat = s.state.current_player()
-            if seat == TERMINAL:
-                self._show_result()
-                return
-            if seat in self.agents:
-                s.apply(self.agents[seat].choose(s.state))
-            else:
-                self._human_decision(seat)
+        self._play_out()
+
+    def _who(self, seat: int) -> str:
+        return seat_name(seat)
 
     # ------------------------------------------------------------------ a human's decision
 
@@ -138,20 +124,7 @@ class PlayLoop:
             return
         self.at_keyboard = seat
         self._draw_screen(seat)
-        events = len(self.session.events)
-        while len(self.session.events) == events and not self.stopped:
-            line = self.prompter.ask(self._prompt(seat))
-            if line is None:
-                self._input_ended(seat)
-            else:
-                self._command(seat, line)
-
-    def _input_ended(self, seat: int) -> None:
-        """A question got no line: Ctrl-C asks whether to quit, end of input quits."""
-        if not self.prompter.interrupted:
-            self._stop(seat, "quit", " (end of input)")
-        elif self._confirm("Ctrl-C: really quit? The game will be abandoned (y/N): "):
-            self._stop(seat, "quit", " (Ctrl-C)")
+        self._read_commands(seat)
 
     def _opening_line(self) -> None:
         self.console.print(Text(self.rules.title, style="bold"), f"— seed {self.session.seed}. "
@@ -215,8 +188,7 @@ class PlayLoop:
             elif word == "undo":
                 self._undo(seat)
             elif word in QUIT_WORDS:
-                if self._confirm(f"Really {word}? The game will be abandoned (y/N): "):
-                    self._stop(seat, QUIT_WORDS[word])
+                self._quit_command(seat, word)
             elif word == "show" and len(words) == 1:
                 self.console.print(show_hand(self.game, s.view(seat), seat, plays))
             elif word == "show" or (len(words) == 1 and _is_unit(word, self.rules)):
@@ -254,24 +226,6 @@ class PlayLoop:
         self.session.undo(seat)
         self.console.print("Taken back.")  # the screen is drawn again for the same decision
 
-    def _error(self, message: str) -> None:
-        self.console.print(Text(message, style="bold red"))
-
-    def _confirm(self, question: str) -> bool:
-        """Ask a yes/no question in an interactive game (others need no confirmation)."""
-        if not self.prompter.interactive:
-            return True
-        answer = self.prompter.ask(question)
-        return answer is None or answer.lower() in ("y", "yes")
-
-    def _stop(self, seat: int, how: str, note: str = "") -> None:
-        """Abandon the game; ``how`` is "resigned" or "quit" (docs/records.md)."""
-        self.session.abandon(seat, how)
-        self.stopped = True
-        self.console.print(Text(f"{seat_name(seat)} {how}{note}: the game is abandoned.",
-                                style="bold"))
-        self.console.print(f"Seed: {self.session.seed}")
-
     # ------------------------------------------------------------------ the end
 
     def _show_result(self) -> None:
@@ -284,21 +238,6 @@ class PlayLoop:
         result = s.view(None).result or {}
         self.console.print(Text(result_text(self.rules, result), style="bold"))
         self.console.print(f"Seed: {s.seed}")
-
-    def save(self, path: str | None) -> bool:
-        """Save the record to ``path``; without one, an interactive game asks for a file.
-        False when the file could not be written."""
-        if path is None and self.prompter.interactive:
-            path = self.prompter.ask("Save the game record to (file name, Enter to skip): ")
-        if not path:
-            return True
-        try:
-            self.session.save(path)
-        except OSError as exc:
-            self._error(f"Could not save the record to {path}: {exc}")
-            return False
-        self.console.print(f"Record saved to {path} (see it again: warboard replay {path})")
-        return True
 
 
 def _is_unit(word: str, rules: Any) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,9 +114,16 @@ def run_replay(args: argparse.Namespace, input_fn: InputFn = input,
 
 def step_through(replay: Replay, console: Console, prompter: Prompter) -> None:
     """Enter for the next step, ``b`` back, a number to jump, ``q`` (or end of input) quits."""
-    last = len(replay.steps()) - 1
+    browse_steps(len(replay.steps()), lambda step: replay.draw(console, step), console, prompter)
+
+
+def browse_steps(count: int, draw: Callable[[int], None], console: Console,
+                 prompter: Prompter) -> None:
+    """Draw step 0 of ``count``, then read the navigation (Enter for the next step, ``b``
+    back, a number to jump, ``q`` or end of input quits) and draw each step it goes to."""
+    last = count - 1
     step = 0
-    replay.draw(console, step)
+    draw(step)
     while True:
         line = prompter.ask(NAV_PROMPT)
         if line is None or line.lower() in ("q", "quit", "exit"):
@@ -130,7 +138,7 @@ def step_through(replay: Replay, console: Console, prompter: Prompter) -> None:
                           else "(this is the first step)")
         else:
             step = target
-            replay.draw(console, step)
+            draw(step)
 
 
 def _navigate(line: str, step: int, last: int) -> int | None:

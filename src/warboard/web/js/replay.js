@@ -3,6 +3,7 @@
 // Hold the Line games get their own viewer (js/htl/replay.js).
 
 import { api } from "./api.js";
+import { showReplayError } from "./common.js";
 import { Board } from "./board.js";
 import { h, mount } from "./dom.js";
 import { icon } from "./icons.js";
@@ -44,11 +45,7 @@ export async function showReplay(root, id) {
     try {
       return await api.record(id, token);
     } catch (e) {
-      mount(root, h("div", { class: "notice error" },
-        h("h1", {}, e.status === 409 ? "The game is not over yet" : "No replay"),
-        h("p", {}, e.status === 409 ? "A replay opens once the game has ended." : e.message),
-        h("p", {}, h("a", { href: `/play/${encodeURIComponent(id)}` }, "Back to the game"), " · ",
-          h("a", { href: "/" }, "Lobby"))));
+      showReplayError(root, id, e);
       return null;
     }
   };

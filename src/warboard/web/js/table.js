@@ -4,9 +4,10 @@
 // Hot-seat games hold both seats' tokens: one socket per seat, and a "pass the device" curtain
 // whenever the seat to decide is not the one shown, so a player never sees the other's hand.
 
-import { api, GameSocket } from "./api.js";
+import { api } from "./api.js";
+import { aiModeLabel, connectSeats, invitePanel } from "./common.js";
 import { Board, boardChanges } from "./board.js";
-import { h, mount, copyText } from "./dom.js";
+import { h, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { renderLog, renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
@@ -14,7 +15,6 @@ import { getGame, rememberGame, tokenFromHash } from "./store.js";
 import {
   playerLabel, resultText, ruleset, seatName, unitCount, unitInfo, unitTitle,
 } from "./units.js";
-import { toast } from "./toast.js";
 
 export async function showTable(root, id) {
   // an invite link carries the seat's token in the hash: keep it, then take it out of the
@@ -119,10 +119,7 @@ class Table {
 
   modeLabel() {
     if (this.shown === null && !this.hotseat) return "spectating";
-    if (this.mode === "ai") {
-      const ai = this.players.find((p) => /^ai/.test(p)) || "ai";
-      return `vs AI · ${ai.replace(/^ai:?/, "") || "computer"}`;
-    }
+    if (this.mode === "ai") return aiModeLabel(this.players);
     if (this.mode === "friend") return "vs a friend";
     if (this.mode === "hotseat") return "hot-seat";
     return this.mode;
@@ -137,33 +134,11 @@ class Table {
   }
 
   connect(first) {
-    const seats = this.hotseat ? [0, 1] : [first.seat];
-    this.sockets = {};
-    for (const seat of seats) {
-      const token = this.hotseat ? this.entry.tokens[seat] : this.entry.token;
-      const k = seat ?? "spectator";
-      this.sockets[k] = new GameSocket(this.id, seat === null ? null : token, {
-        onState: (msg) => this.onState(k, msg),
-        onThinking: (msg) => {
-          this.thinking = msg.seat;
-          this.render();
-        },
-        onError: (msg) => {
-          this.busy = false;
-          toast(msg.message || "Refused by the server", "error");
-          this.picker.setLegal(this.current()?.legal || []);
-          this.render();
-          // a stale version: something happened since this tab looked; fetch the game again
-          if (/stale/i.test(msg.message || "")) {
-            api.game(this.id, token).then((st) => this.onState(k, st)).catch(() => {});
-          }
-        },
-        onStatus: (st) => {
-          if (st === "refused") toast("The server refused this seat's key.", "error");
-          this.root.classList.toggle("offline", st === "closed");
-        },
-      });
-    }
+    // a stale version: something happened since this tab looked; fetch the game again
+    connectSeats(this, first, {
+      stale: /stale/i,
+      onRefused: () => this.picker.setLegal(this.current()?.legal || []),
+    });
   }
 
   current() {
@@ -311,17 +286,8 @@ class Table {
     const parts = [];
     const over = msg.view.phase === "over" || msg.status === "over";
     if (this.mode === "friend" && this.entry.invite && !over && msg.status === "waiting") {
-      const url = new URL(this.entry.invite, location.origin).href;
-      const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url",
-        "aria-label": "Invite link", onfocus: (e) => e.target.select() });
-      parts.push(h("div", { class: "invite panel" },
-        h("h2", {}, "Invite a friend"),
-        h("p", {}, `Your friend has not opened the game yet. Send them this link; it gives them the `
-          + `${seatName(1 - this.shown)} seat.`),
-        h("div", { class: "invite-row" }, field,
-          h("button", { type: "button", class: "btn primary", onclick: async () => {
-            toast((await copyText(url, field)) ? "Invite link copied" : "Select the link and copy it");
-          } }, "Copy"))));
+      parts.push(invitePanel(this.entry.invite, "Your friend has not opened the game yet. Send "
+        + `them this link; it gives them the ${seatName(1 - this.shown)} seat.`));
     }
     if (over) {
       parts.push(h("div", { class: "over-links panel" },

@@ -6,6 +6,7 @@
 // keys: ← → step, Home/End, PageUp/PageDown a decision, space plays or pauses.
 
 import { api } from "../api.js";
+import { showReplayError } from "../common.js";
 import { h, mount } from "../dom.js";
 import { icon } from "../icons.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
@@ -20,11 +21,7 @@ export async function showHtlReplay(root, id, token) {
   try {
     data = await api.replay(id, token);
   } catch (e) {
-    mount(root, h("div", { class: "notice error" },
-      h("h1", {}, e.status === 409 ? "The game is not over yet" : "No replay"),
-      h("p", {}, e.status === 409 ? "A replay opens once the game has ended." : e.message),
-      h("p", {}, h("a", { href: `/play/${encodeURIComponent(id)}` }, "Back to the game"), " · ",
-        h("a", { href: "/" }, "Lobby"))));
+    showReplayError(root, id, e);
     return null;
   }
   return new HtlReplay(root, id, data);

@@ -8,8 +8,8 @@
 // When several plays end in one hex (with or without a leader, a dragoon's fire after the
 // move), a small menu asks which.
 
-import { api, GameSocket } from "../api.js";
-import { copyText, h, mount, uuid } from "../dom.js";
+import { aiModeLabel, connectSeats, invitePanel } from "../common.js";
+import { h, mount, uuid } from "../dom.js";
 import { toast } from "../toast.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
 import {
@@ -102,41 +102,14 @@ class HtlTable {
     if (this.hotseat) return "hot-seat";
     const st = this.current();
     if (st?.seat === null || st?.seat === undefined) return "spectating";
-    if (this.mode === "ai") {
-      const ai = this.players.find((p) => /^ai/.test(p)) || "ai";
-      return `vs AI · ${ai.replace(/^ai:?/, "") || "computer"}`;
-    }
+    if (this.mode === "ai") return aiModeLabel(this.players);
     return this.mode === "friend" ? "vs a friend" : this.mode;
   }
 
   // ------------------------------------------------------------------ the server
 
   connect(first) {
-    const seats = this.hotseat ? [0, 1] : [first.seat];
-    this.sockets = {};
-    for (const seat of seats) {
-      const token = this.hotseat ? this.entry.tokens[seat] : this.entry.token;
-      const k = seat ?? "spectator";
-      this.sockets[k] = new GameSocket(this.id, seat === null || seat === undefined ? null : token, {
-        onState: (msg) => this.onState(k, msg),
-        onThinking: (msg) => {
-          this.thinking = msg.seat;
-          this.render();
-        },
-        onError: (msg) => {
-          this.busy = false;
-          toast(msg.message || "Refused by the server", "error");
-          this.render();
-          if (/stale|moved on|refresh/i.test(msg.message || "")) {
-            api.game(this.id, token).then((st) => this.onState(k, st)).catch(() => {});
-          }
-        },
-        onStatus: (st) => {
-          if (st === "refused") toast("The server refused this seat's key.", "error");
-          this.root.classList.toggle("offline", st === "closed");
-        },
-      });
-    }
+    connectSeats(this, first, { stale: /stale|moved on|refresh/i });
   }
 
   /** The state on screen: in hot-seat games, the seat that is to decide. */
@@ -593,16 +566,8 @@ class HtlTable {
   renderExtra(msg, over) {
     const parts = [];
     if (this.mode === "friend" && this.entry.invite && !over && msg.status === "waiting") {
-      const url = new URL(this.entry.invite, location.origin).href;
-      const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url",
-        "aria-label": "Invite link", onfocus: (e) => e.target.select() });
-      parts.push(h("div", { class: "invite panel" },
-        h("h2", {}, "Invite a friend"),
-        h("p", {}, `Send your friend this link; it gives them the ${sideTitle(msg.view, 1 - msg.seat)} side.`),
-        h("div", { class: "invite-row" }, field,
-          h("button", { type: "button", class: "btn primary", onclick: async () => {
-            toast((await copyText(url, field)) ? "Invite link copied" : "Select the link and copy it");
-          } }, "Copy"))));
+      parts.push(invitePanel(this.entry.invite,
+        `Send your friend this link; it gives them the ${sideTitle(msg.view, 1 - msg.seat)} side.`));
     }
     if (over) {
       parts.push(h("div", { class: "over-links panel" }, h("strong", {}, "Game over. "),
