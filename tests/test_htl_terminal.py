@@ -14,7 +14,7 @@ from warboard.core.registry import make_game
 from warboard.holdtheline.actions import END, Advance, Assault, Fire, Move, Retreat
 from warboard.terminal.htl_commands import CommandError, describe, read_action
 from warboard.terminal.htl_play import make_htl_console, run_htl_play, seat_of_side
-from warboard.terminal.htl_render import board_text, screen
+from warboard.terminal.htl_render import board_text, screen, time_out_text
 
 
 def cli_args(*argv: str):
@@ -161,3 +161,10 @@ def test_the_board_draws_offset_rows_with_units_and_marks():
     out = rendered.getvalue()
     assert "Turn [1] 2" in out and "VP 0 of 6" in out and "exited 0 (2 VP per 3)" in out
     assert "Washington (washington) 5,1" in out
+
+
+@pytest.mark.parametrize("scenario,says", [("tutorial", "more VP wins"),
+                                           ("trenton", "Hessians win")])
+def test_the_turn_track_says_what_the_turn_limit_brings(scenario, says):
+    view = make_game("holdtheline", {"scenario": scenario}).new_initial_state().observation(0)
+    assert time_out_text(view) == says

@@ -127,6 +127,8 @@ def test_tutorial_against_the_easy_ai(tab: Tab, shots: Path) -> None:
     assert "#token" not in page.url
     page.wait_for_selector(MY_TURN, timeout=60_000)
     expect(page.locator(".track.turn-track li.now")).to_have_text("1")
+    expect(page.locator(".time-out")).to_have_text(
+        "After turn 10: more VP wins, equal VP is a draw.")
     expect(page.locator(".dice-group").first).to_contain_text("action die")
     page.screenshot(path=str(shots / "htl-ai-start.png"))
 

@@ -123,6 +123,14 @@ LEGEND = ("terrain: . clear  f forest  h hill  t town  w waterway  b bridge  o f
           "unit  $ VP counter  @ objective  > exit")
 
 
+def time_out_text(obs: Obs) -> str:
+    """What the turn limit brings when nobody has won by then."""
+    if obs.get("time_out_by_vp"):
+        return "more VP wins"
+    winner = obs.get("time_out_winner")
+    return "a draw" if winner is None else side_label(obs, winner) + " win"
+
+
 def track_text(obs: Obs) -> Text:
     """The turn track, who is on turn with how many AP, and each side's VP and target."""
     turn, limit = obs["turn"], obs["turn_limit"]
@@ -132,9 +140,7 @@ def track_text(obs: Obs) -> Text:
         out.append(f"[{t}]" if t == turn else f" {t} ", style="bold reverse" if t == turn
                    else ("dim" if t < turn else ""))
     out.append(f"  of {limit}")
-    tow = obs.get("time_out_winner")
-    out.append("  (time out: " + ("a draw" if tow is None else side_label(obs, tow) + " win")
-               + ")\n", style="dim")
+    out.append(f"  (time out: {time_out_text(obs)})\n", style="dim")
     active = obs["active"]
     out.append(f"{side_label(obs, active)} on turn", style=SIDE_STYLES[active])
     if obs["phase"] == "act":

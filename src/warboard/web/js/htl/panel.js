@@ -4,6 +4,12 @@
 import { h, mount, s } from "../dom.js";
 import { KINDS, diceGroups, sideColour, sideTitle } from "./names.js";
 
+function timeOutText(view) {
+  if (view.time_out_by_vp) return "more VP wins, equal VP is a draw";
+  const winner = view.time_out_winner;
+  return winner === null || winner === undefined ? "a draw" : `${sideTitle(view, winner)} win`;
+}
+
 export function renderTracks(el, view, msg, hotseat = false) {
   const limit = view.turn_limit || view.turn || 1;
   const active = view.active;
@@ -33,6 +39,7 @@ export function renderTracks(el, view, msg, hotseat = false) {
   });
   mount(el,
     h("div", { class: "track-row" }, h("span", { class: "track-label" }, "Turn"), turns),
+    h("p", { class: "muted time-out" }, `After turn ${limit}: ${timeOutText(view)}.`),
     h("div", { class: "track-row" }, h("span", { class: "track-label" },
       active >= 0 ? `${sideTitle(view, active)} AP` : "AP"), ap),
     h("table", { class: "seats htl-seats" },
