@@ -180,6 +180,14 @@ def test_levels_are_documented_budgets():
         make_agent("grandmaster")
 
 
+def test_a_level_hands_its_search_parameters_to_the_agent():
+    expert = make_agent("expert", time_caps=False)
+    assert expert.settings("hill218")["exploration"] == LEVELS["expert"]["exploration"] < 0.5
+    assert expert.settings("hill218")["iterations"] == LEVELS["expert"]["iterations"]
+    assert expert.settings("hill218")["seconds"] is None
+    assert expert.settings("holdtheline")["exploration"] == 0.5  # its own, measured budget
+
+
 def test_a_match_is_reproducible_and_reports_both_seats():
     spec = MatchSpec("hill218", {"quick_start": True}, ("greedy", "random"), seed=4)
     one, two = play_match(spec), play_match(spec)
