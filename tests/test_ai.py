@@ -13,7 +13,7 @@ from game_walk import random_decision_points
 from warboard.ai.agent import decide, make_agent
 from warboard.ai.arena import report, run_matches, schedule, write_outputs
 from warboard.ai.ismcts import ISMCTSAgent
-from warboard.ai.levels import LEVELS
+from warboard.ai.levels import GAME_LEVELS, LEVELS
 from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.ratings import elo, elo_intervals, score_interval
 from warboard.core.protocol import CHANCE
@@ -182,9 +182,12 @@ def test_levels_are_documented_budgets():
 
 def test_a_level_hands_its_search_parameters_to_the_agent():
     expert = make_agent("expert", time_caps=False)
-    assert expert.settings("hill218")["exploration"] == LEVELS["expert"]["exploration"] < 0.5
-    assert expert.settings("hill218")["iterations"] == LEVELS["expert"]["iterations"]
-    assert expert.settings("hill218")["seconds"] is None
+    assert expert.settings("ogre218")["exploration"] == LEVELS["expert"]["exploration"] < 0.5
+    assert expert.settings("ogre218")["iterations"] == LEVELS["expert"]["iterations"]
+    assert expert.settings("ogre218")["seconds"] is None
+    hill218 = GAME_LEVELS["hill218"]["expert"]
+    assert expert.settings("hill218")["iterations"] == hill218["iterations"]
+    assert expert.settings("hill218")["exploration"] == LEVELS["expert"]["exploration"]
     assert expert.settings("holdtheline")["exploration"] == 0.5  # its own, measured budget
 
 
