@@ -41,19 +41,16 @@ def level_budget(level: str, game: str | None = None) -> dict[str, Any]:
 def agent_for_level(level: str, **overrides: Any) -> Any:
     """The agent of ``level``; ``overrides`` (e.g. ``seconds=None``: no time cap) apply to its
     budget for every game."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-    spec = {**LEVELS[level], **overrides}
+    spec = {**level_budget(level), **overrides}
     if spec["kind"] == "greedy":
         from warboard.ai.simple import GreedyAgent
 
         return GreedyAgent()
     from warboard.ai.ismcts import ISMCTSAgent
 
-    per_game = {game: {**LEVELS[level], **levels[level], **overrides}
-                for game, levels in GAME_LEVELS.items() if level in levels}
     def search(budget: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in budget.items() if k in ISMCTSAgent.SETTINGS}
 
-    return ISMCTSAgent(**search(spec), name=f"ismcts:{level}",
-                       per_game={g: search(b) for g, b in per_game.items()})
+    per_game = {game: search({**level_budget(level, game), **overrides})
+                for game, levels in GAME_LEVELS.items() if level in levels}
+    return ISMCTSAgent(**search(spec), name=f"ismcts:{level}", per_game=per_game)
