@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -10,15 +12,44 @@ from typing import Any
 
 from warboard.core.errors import DataFileError
 
+MAX_FILE_BYTES = 1 << 20  # a scenario or ruleset is a few KiB
+_KINDS = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
+          stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket"}
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # not on Windows, which has no FIFOs to open
 
-def load_toml(path: str | Path) -> tuple[str, dict[str, Any]]:
-    """Read a TOML file; returns (display name, data). Syntax errors become ``DataFileError``."""
+
+def load_toml(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[str, dict[str, Any]]:
+    """Read a TOML file of at most ``max_bytes``; returns (display name, data). Anything but a
+    regular file (a FIFO, a device, a folder) is refused before it is opened, so reading never
+    blocks; every problem is a ``DataFileError`` naming the file."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        _check_file(name, os.stat(path), max_bytes)
+        # non-blocking, in case the path became a FIFO since the stat; fstat sees what was opened
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | _NONBLOCK)) as f:
+            _check_file(name, os.fstat(f.fileno()), max_bytes)
+            data = f.read(max_bytes + 1)  # a /proc file's size says 0, whatever it holds
     except OSError as exc:
         raise DataFileError(name, "(file)", f"cannot be read: {exc.strerror or exc}") from exc
+    if len(data) > max_bytes:
+        raise DataFileError(name, "(file)", f"is larger than {_size(max_bytes)}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataFileError(name, "(file)", f"is not UTF-8 text (byte {exc.start})") from None
     return name, parse_toml(name, text)
+
+
+def _check_file(name: str, st: os.stat_result, max_bytes: int) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        kind = _KINDS.get(stat.S_IFMT(st.st_mode), "not a file")
+        raise DataFileError(name, "(file)", f"is not a regular file ({kind})")
+    if st.st_size > max_bytes:
+        raise DataFileError(name, "(file)", f"is larger than {_size(max_bytes)}")
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n and n % (1 << 20) == 0 else f"{n} bytes"
 
 
 def load_packaged_toml(package: str, filename: str) -> tuple[str, dict[str, Any]]:
