@@ -100,8 +100,10 @@ def test_every_scenario_loads_and_is_sane(name):
 def test_packaged_file_loads_the_same_from_a_path(name, tmp_path):
     path = tmp_path / f"{name}.toml"
     path.write_text(packaged_text(name), encoding="utf-8")
-    assert load_scenario(str(path)) == load_scenario(name)
     assert load_scenario_file(path) == load_scenario(name)
+    assert load_scenario_file(str(path)) == load_scenario(name)
+    with pytest.raises(ValueError, match="unknown scenario"):
+        load_scenario(str(path))  # a name, never a path
 
 
 @pytest.mark.parametrize("name", sorted(RATINGS))
@@ -205,7 +207,7 @@ def write(tmp_path, text: str):
 
 
 def test_the_base_test_file_is_valid(tmp_path):
-    sc = load_scenario(str(write(tmp_path, BASE)))
+    sc = load_scenario_file(write(tmp_path, BASE))
     assert sc.name == "broken"
     assert sc.terrain == {(3, 3): "forest", (6, 4): "swamp", (8, 4): "hill"}
     assert sc.sides[1].command_ap_on(1) == 1 and sc.sides[1].command_ap_on(5) == 2
@@ -301,7 +303,7 @@ def test_time_out_by_vp_gives_the_game_to_the_side_with_more_vp(tmp_path):
     from warboard.core.registry import make_game
     from warboard.holdtheline.victory import turn_end_result
 
-    sc = load_scenario(str(write(tmp_path, BASE.replace('time_out = "draw"', 'time_out = "vp"'))))
+    sc = load_scenario_file(write(tmp_path, BASE.replace('time_out = "draw"', 'time_out = "vp"')))
     assert sc.time_out_by_vp and sc.time_out_winner is None
     state = make_game("holdtheline", {"scenario": sc}).new_initial_state()
     state.turn = sc.turn_limit
@@ -319,7 +321,7 @@ def test_a_broken_file_is_refused_naming_file_field_and_problem(tmp_path, old, n
     assert old in BASE, old
     path = write(tmp_path, BASE.replace(old, new, 1))
     with pytest.raises(DataFileError) as info:
-        load_scenario(str(path))
+        load_scenario_file(path)
     err = info.value
     message = str(err)
     assert message.startswith(f"{path}: "), message
@@ -336,7 +338,7 @@ entry = ["7,0", "8,0"]
 units = [{id = "R9", kind = "regular", mp = 3, at = "6,0"}]
 leaders = [{name = "Late", at = "6,0"}]
 '''
-    sc = load_scenario(str(write(tmp_path, good)))
+    sc = load_scenario_file(write(tmp_path, good))
     (r,) = sc.sides[1].reinforcements
     assert r.turn == 3 and r.entry == ((7, 0), (8, 0)) and r.units[0].id == "R9"
     for old, new, field, problem in [
@@ -350,19 +352,19 @@ leaders = [{name = "Late", at = "6,0"}]
     ]:
         assert old in good
         with pytest.raises(DataFileError) as info:
-            load_scenario(str(write(tmp_path, good.replace(old, new))))
+            load_scenario_file(write(tmp_path, good.replace(old, new)))
         assert info.value.field == field and problem in info.value.problem, str(info.value)
 
 
 def test_a_missing_file_is_a_data_file_error(tmp_path):
     with pytest.raises(DataFileError, match="cannot be read"):
-        load_scenario(str(tmp_path / "nowhere.toml"))
+        load_scenario_file(tmp_path / "nowhere.toml")
 
 
 def test_units_may_start_reduced_but_never_above_their_size(tmp_path):
     text = BASE.replace('{id = "R1", kind = "elite", at = "4,2"}',
                         '{id = "R1", kind = "elite", mp = 2, at = "4,2"}')
-    sc = load_scenario(str(write(tmp_path, text)))
+    sc = load_scenario_file(write(tmp_path, text))
     assert sc.sides[1].units[0].mp == 2
     for kind in TABLES.units:
         assert TABLES.units[kind].max_mp == {"regular": 4, "elite": 4, "light": 3}.get(kind, 2)
@@ -418,11 +420,11 @@ def test_warboard_scenarios_name_shows_details_and_history(tmp_path):
     assert "Trenton (1776-12-26)" in out and "History:" in out and "McConkey" in out
     assert "Rahl 2/1" in out and "2 VP per 3 units exited" in out and "King Street" in out
     path = write(tmp_path, BASE)
-    assert run("scenarios", str(path)).returncode == 0
+    assert run("scenarios", "--check", str(path)).returncode == 0
     bad = run("scenarios", "waterloo")
     assert bad.returncode == 2 and "unknown scenario 'waterloo'" in bad.stderr
     broken = write(tmp_path, BASE.replace('kind = "militia"', 'kind = "pikemen"'))
-    bad = run("scenarios", str(broken))
+    bad = run("scenarios", "--check", str(broken))
     assert bad.returncode == 2 and "sides.red.units[1].kind: unknown unit kind" in bad.stderr
 
 

@@ -38,9 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "back your last play.")
     play.add_argument("game", choices=GAMES, nargs="?", default="hill218",
                       help="which game (default: hill218)")
-    play.add_argument("--scenario", default=None,
-                      help="holdtheline: the scenario (default: tutorial; 'warboard scenarios' "
-                           "lists them)")
+    play_scenario = play.add_mutually_exclusive_group()
+    play_scenario.add_argument("--scenario", default=None, metavar="NAME",
+                               help="holdtheline: the scenario (default: tutorial; 'warboard "
+                                    "scenarios' lists them)")
+    play_scenario.add_argument("--scenario-file", default=None, metavar="FILE",
+                               help="holdtheline: play a scenario file of your own instead "
+                                    "(docs/scenarios.md)")
     play.add_argument("--side", default=None,
                       help="holdtheline: the side you play, by name (e.g. american, british) "
                            "(default: the scenario's first side)")
@@ -101,12 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
                                      'output line is {"los": true|false} (docs/interchange.md).')
 
     scenarios = sub.add_parser(
-        "scenarios", help="list the Hold the Line scenarios, or show one",
+        "scenarios", help="list the Hold the Line scenarios, show one, or check a scenario file",
         description="Without a name: every packaged Hold the Line scenario with its title, "
-                    "turns, sides and a one-line summary. With a name (or a scenario file's "
-                    "path): its details, special rules and history note. The format is in "
-                    "docs/scenarios.md.")
-    scenarios.add_argument("name", nargs="?", help="a scenario name (e.g. trenton) or a .toml file")
+                    "turns, sides and a one-line summary. With a name: its details, special "
+                    "rules and history note. With --check FILE: validate a scenario file of "
+                    "your own and show it. The format is in docs/scenarios.md.")
+    shown = scenarios.add_mutually_exclusive_group()
+    shown.add_argument("name", nargs="?", help="a packaged scenario's name (e.g. trenton)")
+    shown.add_argument("--check", metavar="FILE",
+                       help="validate this scenario file (TOML, at most 1 MiB) and show it")
 
     arena = sub.add_parser(
         "arena", help="round-robin tournament between agents, with Elo ratings",
@@ -216,7 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "(the same agent on both sides by default) and report each side's win "
                     "rate and the draws, with 95% intervals (Wilson's), how the games ended "
                     "and the mean VP. See docs/scenarios.md, \"Balance\".")
-    balance.add_argument("scenario", help="a scenario name (e.g. trenton) or a .toml file")
+    balanced = balance.add_mutually_exclusive_group(required=True)
+    balanced.add_argument("scenario", nargs="?", help="a packaged scenario's name (e.g. trenton)")
+    balanced.add_argument("--scenario-file", metavar="FILE",
+                          help="a scenario file of your own instead of a name")
     balance.add_argument("--games", type=int, default=40, help="games to play (default: 40)")
     balance.add_argument("--agents", default="hard",
                          help="the agent of both sides, or SIDE0,SIDE1 (random, greedy, "

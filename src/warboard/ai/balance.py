@@ -1,5 +1,6 @@
-"""``warboard balance SCENARIO``: computer-against-computer games of a Hold the Line scenario,
-to see whether its sides are evenly matched (docs/scenarios.md, "Balance").
+"""``warboard balance NAME`` (or ``--scenario-file FILE``): computer-against-computer games of
+a Hold the Line scenario, to see whether its sides are evenly matched (docs/scenarios.md,
+"Balance").
 
 Both sides are played by the same agent unless two are given (``--agents hard,medium``). Games
 run like the arena's (``arena.run_matches``: worker processes, a seed per game, reproducible with
@@ -19,13 +20,16 @@ from warboard.ai.agent import make_agent
 from warboard.ai.arena import run_matches
 from warboard.ai.match import MatchResult, MatchSpec
 from warboard.ai.ratings import score_interval
+from warboard.holdtheline.scenario import Scenario
+from warboard.holdtheline.scenario_file import scenario_option
 
 GAME = "holdtheline"
 
 
-def balance_specs(scenario: str, agents: tuple[str, str], games: int, seed: int,
+def balance_specs(scenario: str | Scenario, agents: tuple[str, str], games: int, seed: int,
                   time_caps: bool = True) -> list[MatchSpec]:
-    """``games`` games of ``scenario``, seat 0 played by ``agents[0]``, seat 1 by ``agents[1]``."""
+    """``games`` games of ``scenario`` (a packaged name, or a ``Scenario`` read from a file),
+    seat 0 played by ``agents[0]``, seat 1 by ``agents[1]``."""
     return [MatchSpec(GAME, {"scenario": scenario}, agents, seed * 1_000_003 + g, time_caps)
             for g in range(games)]
 
@@ -69,8 +73,8 @@ def balance_report(scenario: str, sides: Sequence[str], agents: tuple[str, str],
     }
 
 
-def run_balance(scenario: str, agents: tuple[str, str], games: int, seed: int, jobs: int,
-                time_caps: bool = True,
+def run_balance(scenario: str | Scenario, agents: tuple[str, str], games: int, seed: int,
+                jobs: int, time_caps: bool = True,
                 progress: Callable[[MatchResult], None] | None = None) -> dict[str, Any]:
     from warboard.core.registry import make_game
 
@@ -78,7 +82,7 @@ def run_balance(scenario: str, agents: tuple[str, str], games: int, seed: int, j
     sides = [s.display_name for s in game.scenario.sides]
     specs = balance_specs(scenario, agents, games, seed, time_caps)
     results = run_matches(specs, jobs, progress=progress)
-    return balance_report(scenario, sides, agents, results)
+    return balance_report(game.scenario.name, sides, agents, results)
 
 
 def parse_agents(text: str) -> tuple[str, str]:
@@ -104,19 +108,21 @@ def run_balance_command(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ValueError("--games must be at least 1")
     agents = parse_agents(args.agents)
+    scenario = scenario_option(args)
+    name = scenario if isinstance(scenario, str) else scenario.name
     console = Console(stderr=args.json)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[tally]}"), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=console, transient=args.json) as progress:
         tally = [0, 0, 0]
-        task = progress.add_task(f"{args.scenario} balance", total=args.games, tally="")
+        task = progress.add_task(f"{name} balance", total=args.games, tally="")
 
         def advance(r: MatchResult) -> None:
             tally[0 if r.returns[0] > 0 else 1 if r.returns[1] > 0 else 2] += 1
             progress.update(task, advance=1,
                             tally=f"{tally[0]}–{tally[1]}, {tally[2]} drawn")
 
-        rep = run_balance(args.scenario, agents, args.games, args.seed, args.jobs,
+        rep = run_balance(scenario, agents, args.games, args.seed, args.jobs,
                           time_caps=not args.no_time_caps, progress=advance)
     if args.json:
         print(json.dumps(rep))

@@ -1,8 +1,9 @@
 """Hold the Line behind the core protocol: a scenario with its options fixed.
 
-``make_game("holdtheline", {"scenario": "trenton", "options": {"leader_ratings": True}})``; the
-scenario may also be a ``Scenario`` object (tests). The game's options are merged over the
-scenario's own (``scenario.options``).
+``make_game("holdtheline", {"scenario": "trenton", "options": {"leader_ratings": True}})``: the
+scenario is a packaged scenario's name (never a path), or a ``Scenario`` object from Python (a
+file read by ``load_scenario_file``, tests). The game's options are merged over the scenario's
+own (``scenario.options``).
 """
 
 from __future__ import annotations
@@ -33,12 +34,10 @@ class HoldTheLineGame:
             raise ValueError(f"unknown option {sorted(unknown)[0]!r} for holdtheline; "
                              "options: scenario, options")
         sc = scenario if scenario is not None else options.get("scenario", DEFAULT_SCENARIO)
-        if isinstance(sc, str):
+        if not isinstance(sc, Scenario):
             from warboard.holdtheline.scenario_file import load_scenario
 
             sc = load_scenario(sc)
-        if not isinstance(sc, Scenario):
-            raise ValueError("option scenario must be a scenario name")
         rules = options.get("options") or {}
         if not isinstance(rules, Mapping):
             raise ValueError("option options must be a table of optional rules")

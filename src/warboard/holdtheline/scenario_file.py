@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import reprlib
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -54,11 +55,15 @@ TOP_FIELDS = ("title", "summary", "date", "history", "special_rules", "cols", "r
 
 
 # ============================================================================ packaged scenarios
+# What a game option, an adapter parameter or the server names is one of these, by name: the name
+# is checked against the packaged set before anything is read, so it can never become a path.
+# Files of one's own are read with load_scenario_file, which only the command line calls.
 
-def scenario_names() -> list[str]:
-    """The packaged scenarios' names (file stems), in no particular order."""
+@cache
+def scenario_names() -> tuple[str, ...]:
+    """The packaged scenarios' names (file stems), sorted; the folder is listed once."""
     folder = resources.files(PACKAGE)
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
 
 
 @cache
@@ -67,15 +72,14 @@ def _packaged(name: str) -> Scenario:
     return parse_scenario(path, data, name)
 
 
-def load_scenario(name_or_path: str | Path) -> Scenario:
-    """A packaged scenario by name (``"trenton"``) or a scenario file by path."""
-    text = str(name_or_path)
-    if isinstance(name_or_path, Path) or "/" in text or "\\" in text or text.endswith(".toml"):
-        path, data = load_toml(name_or_path)
-        return parse_scenario(path, data, Path(text).stem)
-    if text not in scenario_names():
-        raise ValueError(f"unknown scenario {text!r}; scenarios: {', '.join(list_names())}")
-    return _packaged(text)
+def load_scenario(name: object) -> Scenario:
+    """A packaged scenario by name (``"trenton"``), read once; anything else, a path included,
+    is a ``ValueError`` that lists the names."""
+    if not (isinstance(name, str) and NAME_RE.fullmatch(name) and name in scenario_names()):
+        what = (f"unknown scenario {reprlib.repr(name)}" if isinstance(name, str) else
+                f"the scenario must be a scenario name, not {type_name(name)}")
+        raise ValueError(f"{what}; scenarios: {', '.join(scenario_names())}")
+    return _packaged(name)
 
 
 def list_names() -> list[str]:
@@ -94,6 +98,8 @@ def list_scenarios() -> list[tuple[str, str, str]]:
 # ============================================================================ parsing
 
 def load_scenario_file(path: str | Path) -> Scenario:
+    """A scenario file of one's own (``warboard play --scenario-file``): a regular file of at
+    most 1 MiB (``load_toml``), named after its stem."""
     name, data = load_toml(path)
     return parse_scenario(name, data, Path(path).stem)
 
@@ -552,10 +558,35 @@ def _wrap(text: str) -> list[str]:
     return textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="  ")
 
 
+def scenario_option(args: Any) -> str | Scenario:
+    """The ``scenario`` option of ``make_game`` from ``--scenario NAME`` (the tutorial by
+    default) or ``--scenario-file FILE``: the command line is where a path may name a scenario."""
+    from warboard.holdtheline.game import DEFAULT_SCENARIO
+
+    if args.scenario_file:
+        return load_scenario_file(args.scenario_file)
+    name = args.scenario or DEFAULT_SCENARIO
+    _named(name, "--scenario-file FILE")
+    return name
+
+
+def _named(name: str, file_option: str) -> Scenario:
+    """``load_scenario`` for a command line: an unknown name says how to read a file instead."""
+    try:
+        return load_scenario(name)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (a scenario file of your own: {file_option})") from None
+
+
 def run_scenarios(args: Any) -> int:
-    """``warboard scenarios [NAME]``."""
+    """``warboard scenarios [NAME | --check FILE]``."""
+    if args.check:
+        sc = load_scenario_file(args.check)
+        print(f"{args.check}: OK — {sc.title}: {sc.summary}\n")
+        print(describe(sc))
+        return 0
     if args.name:
-        print(describe(load_scenario(args.name)))
+        print(describe(_named(args.name, "--check FILE")))
         return 0
     rows = []
     for name in list_names():
@@ -570,5 +601,5 @@ def run_scenarios(args: Any) -> int:
     for r in (head, *rows):
         print("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4])
     print("\n'warboard scenarios NAME' shows one; 'warboard play holdtheline --scenario NAME' "
-          "plays it.")
+          "plays it; 'warboard scenarios --check FILE' checks a file of your own.")
     return 0

@@ -22,6 +22,7 @@ from rich.text import Text
 from warboard.core.protocol import CHANCE
 from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
+from warboard.holdtheline.scenario_file import scenario_option
 from warboard.terminal.agents import ComputerPlayer, make_agent
 from warboard.terminal.htl_commands import (
     HELP,
@@ -74,7 +75,7 @@ def run_htl_play(args: argparse.Namespace, input_fn: InputFn = input,
     console = console or make_htl_console(args.no_color)
     if interactive is None:
         interactive = input_fn is input and sys.stdin.isatty()
-    game = make_game(GAME, {"scenario": getattr(args, "scenario", None) or "tutorial"})
+    game = make_game(GAME, {"scenario": scenario_option(args)})
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     level = getattr(args, "ai", None)
     if level and args.opponent != "ai":

@@ -107,6 +107,10 @@ def make_encoding(name: str, params: Mapping[str, Param] | None = None) -> Encod
     if unknown:
         raise ValueError(f"unknown parameter {unknown[0]!r} for {name}; parameters: "
                          f"{', '.join(defaults)}")
+    for key, value in given.items():
+        if not isinstance(value, Param):
+            raise ValueError(f"parameter {key!r} for {name} must be a boolean, a number or a "
+                             f"string, not {type(value).__name__}")
     return _cached(name, tuple(sorted({**defaults, **given}.items())))
 
 

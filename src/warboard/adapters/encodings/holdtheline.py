@@ -95,9 +95,6 @@ def parameters(name: str) -> dict[str, Param]:
 
 
 def make_encoding(name: str, params: Mapping[str, Param]) -> HtlEncoding:
-    scenario = params["scenario"]
-    if not isinstance(scenario, str) or not scenario:
-        raise ValueError(f"scenario must be a scenario name, not {scenario!r}")
     rules: dict[str, Any] = {}
     for option in OPTIONS:
         if option == "ap_adjust":
@@ -106,7 +103,7 @@ def make_encoding(name: str, params: Mapping[str, Param]) -> HtlEncoding:
                 rules[option] = pair
         elif params[option]:
             rules[option] = params[option]
-    options: dict[str, Any] = {"scenario": scenario}
+    options: dict[str, Any] = {"scenario": params["scenario"]}
     if rules:
         options["options"] = rules
     return HtlEncoding(name, dict(params), make_game(name, options))
