@@ -29,7 +29,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from server_helpers import TIMEOUT, LiveServer, free_port, ws_url
+from server_helpers import TIMEOUT, UNLIMITED_ENV, LiveServer, free_port, ws_url
 from warboard.core.protocol import State
 from warboard.core.record import Record, export_for_seat
 from warboard.core.registry import make_game
@@ -152,9 +152,15 @@ class Player:
         self.rng = random.Random(seed)
         self.messages: list[dict[str, Any]] = []
         self.played = -1
+        self.seat_token: str | None = None  # the seat's own, when this client used an invite
 
     def receive(self) -> dict[str, Any]:
+        """The next message (a ``seat`` message is taken in on the way: ``seat_token``)."""
         message = json.loads(self.ws.recv(timeout=TIMEOUT))
+        if message["type"] == "seat":
+            assert self.seat_token is None and not self.messages, message
+            self.seat_token = message["seat_token"]
+            message = json.loads(self.ws.recv(timeout=TIMEOUT))
         self.messages.append(message)
         return message
 
@@ -247,6 +253,8 @@ def test_create_games_in_each_mode(live: LiveServer, http: httpx.Client) -> None
     assert mine["options"] == {"damaged_ogres": [1, 0]}
     theirs = http.get(f"/api/games/{friend['id']}", params={"token": invite}).json()
     assert theirs["seat"] == 1 and theirs["status"] == "playing" and theirs["legal"] == []
+    friends = theirs["seat_token"]  # the invite took the seat and is spent
+    assert friends not in (None, invite, friend["token"])
     public = http.get(f"/api/games/{friend['id']}").json()
     assert public["seat"] is None and "hand" not in public["view"] and public["legal"] == []
 
@@ -259,7 +267,7 @@ def test_create_games_in_each_mode(live: LiveServer, http: httpx.Client) -> None
     assert all(b["status"] == "playing" and b["players"] == ["human", "human"] for b in both)
     assert sum(bool(b["legal"]) for b in both) == 1
 
-    tokens = ",".join([ai["token"], invite, hotseat["tokens"]["1"], "not-a-token"])
+    tokens = ",".join([ai["token"], friends, invite, hotseat["tokens"]["1"], "not-a-token"])
     listed = http.get("/api/games", params={"tokens": tokens}).json()["games"]
     assert {(g["id"], g["seat"]) for g in listed} == {
         (ai["id"], 1), (friend["id"], 1), (hotseat["id"], 1)}
@@ -336,7 +344,8 @@ def test_friend_game_between_two_clients_and_a_spectator(live: LiveServer,
         assert time.monotonic() < deadline
     for player in (spectator, north, south):
         player.close()
-    for player, token in ((south, token_of(created["invite"])), (north, created["token"])):
+    assert south.seat_token is not None
+    for player, token in ((south, south.seat_token), (north, created["token"])):
         record = http.get(f"/api/games/{game_id}/record", params={"token": token}).json()
         check_secrecy(live.database_url, game_id, record["view"], player.messages, record)
     check_secrecy(live.database_url, game_id, None, spectator.messages)
@@ -395,7 +404,7 @@ def test_bad_messages_get_errors_and_change_nothing(live: LiveServer,
     assert state["legal"] and not north_state["legal"]
 
     south.ws.send("{not json")
-    assert "not JSON" in expect_error(south)
+    assert "not valid JSON" in expect_error(south)
     south.ws.send(json.dumps({"type": "play", "request_id": "big",
                               "action": {"x": "y" * MAX_MESSAGE_BYTES}, "version": 1}))
     assert "too large" in expect_error(south)
@@ -513,7 +522,8 @@ def start_serve(port: int, database_url: str, folder: Path) -> subprocess.Popen[
         process = subprocess.Popen(
             [sys.executable, "-m", "warboard.cli", "serve", "--port", str(port),
              "--database-url", database_url, "--ai-workers", "1"],
-            cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            env=UNLIMITED_ENV)
     deadline = time.monotonic() + TIMEOUT
     while True:
         assert process.poll() is None, (folder / "serve.out").read_text()

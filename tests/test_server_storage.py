@@ -101,12 +101,16 @@ def test_joins_resignations_and_listing_are_stored(database_url: str) -> None:
         invite = created.invite.split("#token=")[1] if created.invite else ""
         table = await tables.get(created.id)
         assert table.status == "waiting" and table.seat_of(invite) == 0
-        await table.join(0)
+        seat, mine = await table.enter(invite)  # the invite takes the seat, and is spent
+        assert seat == 0 and mine is not None and table.status == "playing"
         await table.resign(1)
-        listed = await tables.list_for_tokens([created.token, invite, "nothing"])
+        listed = await tables.list_for_tokens([created.token, invite, mine, "nothing"])
         assert [(g.seat, g.status) for g in listed] == [(0, "over"), (1, "over")]
 
         table2 = await Tables(Storage(database_url), ai).get(created.id)
+        assert table2.seat_of(mine) == 0
+        with pytest.raises(Refused, match="an invite link works once"):
+            table2.seat_of(invite)
         assert table2.status == "over"
         assert table2.result == {"abandoned": True, "by": 1, "how": "resigned"}
         assert snapshots(table2) == snapshots(table)
@@ -156,7 +160,8 @@ def test_database_failures_are_refusals_that_change_nothing(tmp_path: Path) -> N
         seen, seat = snapshots(table), table.state.current_player()
         action = table.snapshot(seat)["legal"][0]
         changes = {"play": lambda: table.play(seat, action, table.version, "x"),
-                   "join": lambda: table.join(1), "resign": lambda: table.resign(0),
+                   "join": lambda: table.enter(created.invite.split("#token=")[1]),
+                   "resign": lambda: table.resign(0),
                    "create": lambda: tables.create(CreateGame(mode="hotseat"))}
         with locked(path):
             for name, change in changes.items():

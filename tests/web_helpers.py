@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from server_helpers import UNLIMITED_ENV
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -42,7 +44,7 @@ def running_server(db_dir: Path, startup: float = 60.0) -> Iterator[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "warboard.cli", "serve", "--port", str(port),
          "--database-url", f"sqlite:///{db_dir / 'web.db'}"],
-        stdout=log, stderr=subprocess.STDOUT)
+        stdout=log, stderr=subprocess.STDOUT, env=UNLIMITED_ENV)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + startup

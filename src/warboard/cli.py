@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from warboard import __version__
+from warboard.server.settings import settings_help
 
 CARD_GAMES = ("hill218", "ogre218")
 GAMES = (*CARD_GAMES, "holdtheline")
@@ -146,7 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="run the web table: play in a browser against the computer or a friend",
         description="Run the table server (FastAPI + Uvicorn, one process) and print the "
                     "address to open in a browser. Games are stored in a database and survive "
-                    "a restart. The API is described in docs/server-api.md.")
+                    "a restart. The API is described in docs/server-api.md, the limits on what "
+                    "one client may spend in docs/security.md.",
+        epilog=settings_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default: 127.0.0.1, this machine only; "
                             "0.0.0.0 for every network interface)")

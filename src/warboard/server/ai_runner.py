@@ -11,6 +11,10 @@ and answers the action as JSON; it asks the agent through ``warboard.ai.agent.de
 agent sees only its seat's view. Each decision has its own seed, so a restarted server decides
 as the old one would have. A worker ends itself when the server process is gone (even after
 ``kill -9``).
+
+Decisions wait their turn in a fair queue (``FairQueue``): each client (the address that created
+the game) has a queue of its own and the free workers serve the clients in turn, so a client with
+many games thinking at once never keeps another client's move waiting behind all of them.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -82,15 +87,74 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+class FairQueue:
+    """At most ``slots`` holders at once; those waiting are let in one client at a time, in
+    turn (round robin over the clients that wait, each client's own in the order they came)."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.busy = 0
+        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+
+    def waiting(self, client: str | None = None) -> int:
+        """How many wait (for ``client``, or in all)."""
+        if client is not None:
+            return len(self._waiting.get(client, ()))
+        return sum(len(queue) for queue in self._waiting.values())
+
+    @asynccontextmanager
+    async def slot(self, client: str) -> AsyncIterator[None]:
+        """Hold one slot for the body, once it is ``client``'s turn."""
+        if self.busy < self.slots and not self._waiting:
+            self.busy += 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            self._waiting.setdefault(client, deque()).append(turn)
+            try:
+                await turn  # the slot is handed over with the result (busy stays counted)
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._release()  # handed over just as the waiter was cancelled
+                else:
+                    self._forget(client, turn)
+                raise
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _forget(self, client: str, turn: asyncio.Future[None]) -> None:
+        queue = self._waiting.get(client)
+        if queue is not None and turn in queue:
+            queue.remove(turn)
+            if not queue:
+                del self._waiting[client]
+
+    def _release(self) -> None:
+        """Hand the slot to the next client's first waiter, or free it."""
+        while self._waiting:
+            client, queue = next(iter(self._waiting.items()))
+            turn = queue.popleft()
+            del self._waiting[client]
+            if queue:
+                self._waiting[client] = queue  # to the back of the line
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.busy -= 1
+
+
 class AIRunner:
     """Runs decisions in ``workers`` processes, started at once, or in threads when ``workers``
-    is 0. A pool whose worker died is replaced (the decision that failed is not retried)."""
+    is 0, taking the clients in turn (``FairQueue``). A pool whose worker died is replaced (the
+    decision that failed is not retried)."""
 
     def __init__(self, workers: int) -> None:
         if workers < 0:
             raise ValueError("the number of AI workers cannot be negative")
         self.workers = workers
         self._pool = self._start_pool() if workers else None
+        self.queue = FairQueue(max(1, workers))
 
     def _start_pool(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
@@ -105,13 +169,15 @@ class AIRunner:
             return "in a thread of the server"
         return f"in {self.workers} worker process{'es' if self.workers != 1 else ''}"
 
-    async def decide(self, game: Game, state: State, level: str, seed: str) -> Action:
-        """The computer's action for the seat to act in ``state``."""
+    async def decide(self, game: Game, state: State, level: str, seed: str,
+                     client: str = "") -> Action:
+        """The computer's action for the seat to act in ``state``, in ``client``'s turn."""
         loop = asyncio.get_running_loop()
         options = json.dumps(dict(game.options), sort_keys=True)
         try:
-            data = await loop.run_in_executor(self._pool, decide_json, game.name, options,
-                                              state.to_json(), level, seed)
+            async with self.queue.slot(client):
+                data = await loop.run_in_executor(self._pool, decide_json, game.name, options,
+                                                  state.to_json(), level, seed)
         except BrokenProcessPool:
             self.close()
             self._pool = self._start_pool()

@@ -9,6 +9,7 @@ server processes on the same database (``warboard.server.cluster``). Every refus
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import lru_cache
@@ -20,28 +21,37 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 import warboard
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
-from warboard.server.connection import Connection
+from warboard.server.connection import TRY_AGAIN_LATER, Connection
 from warboard.server.messages import (
     MAX_MESSAGE_BYTES,
     GameCreated,
     GameList,
     Refused,
+    SeatMessage,
     StateMessage,
+    TooMany,
     describe,
+    encode,
     error_message,
     parse_create,
 )
+from warboard.server.quotas import Quotas
+from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage
 from warboard.server.tables import MAX_LISTED_TOKENS, Tables
 from warboard.server.tokens import TOKEN_MAX_LENGTH
 
+log = logging.getLogger("warboard.server")
+
 WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
 PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules")
 POLICY_VIOLATION = 1008  # WebSocket close code for an unknown game or a bad token
+UNCOUNTED = ("/api/health",)  # API paths outside the request quota (monitoring)
 
 NOT_INSTALLED = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>warboard</title></head>
@@ -53,11 +63,43 @@ NOT_INSTALLED = """<!doctype html>
 """
 
 
+def client_of(scope: Scope) -> str:
+    """The client a request or WebSocket comes from, for its quotas: its address (behind a
+    trusted proxy, the one the proxy names: Uvicorn's ``forwarded_allow_ips``)."""
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
+class RequestQuota:
+    """ASGI middleware: each client's HTTP API requests within ``requests_per_minute`` (429
+    with ``Retry-After`` beyond); the pages and their files are not counted."""
+
+    def __init__(self, app: ASGIApp, quotas: Quotas) -> None:
+        self.app = app
+        self.quotas = quotas
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.startswith("/api/") and path not in UNCOUNTED:
+            wait = await self.quotas.request(client_of(scope))
+            if wait is not None:
+                refusal = TooMany(f"too many requests: at most {self.quotas.requests_per_minute}"
+                                  " a minute from one address", wait)
+                response = JSONResponse({"error": refusal.message}, refusal.status,
+                                        headers=refusal.headers)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
-               peers: Peers | None = None) -> FastAPI:
+               peers: Peers | None = None, settings: ServerSettings | None = None) -> FastAPI:
     """The server's app; ``web_dir`` holds the browser client (``index.html`` and its files);
-    ``peers``: the other server processes (by default, those of a PostgreSQL database)."""
-    tables = Tables(storage, ai, peers if peers is not None else peers_for(storage))
+    ``peers``: the other server processes (by default, those of a PostgreSQL database);
+    ``settings``: its limits (by default from the environment)."""
+    settings = settings if settings is not None else ServerSettings()
+    quotas = Quotas(settings)
+    tables = Tables(storage, ai, peers if peers is not None else peers_for(storage), settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -70,9 +112,17 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     app = FastAPI(title="warboard table server", version=warboard.__version__,
                   lifespan=lifespan)
 
+    app.add_middleware(RequestQuota, quotas=quotas)
+
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, exc.status)
+        return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        # a bug: logged with its traceback (by the server, which re-raises it after this answer)
+        return JSONResponse({"error": "the server failed on this request; nothing changed"},
+                            500)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
@@ -92,13 +142,18 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> GameCreated:
+        client = client_of(request.scope)
+        wait = await quotas.new_game(client)
+        if wait is not None:
+            raise TooMany(f"too many new games: at most {quotas.games_per_minute} a minute from "
+                          "one address", wait)
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_MESSAGE_BYTES:
                 raise Refused(f"the request body is too large (at most {MAX_MESSAGE_BYTES} "
                               "bytes)", 413)
-        return await tables.create(parse_create(bytes(body)))
+        return await tables.create(parse_create(bytes(body)), client)
 
     listed_tokens = Query("", max_length=MAX_LISTED_TOKENS * (TOKEN_MAX_LENGTH + 1))
 
@@ -109,12 +164,11 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     @app.get("/api/games/{game_id}", response_model=StateMessage)
     async def get_game(game_id: str,
                        token: str | None = Query(None, max_length=TOKEN_MAX_LENGTH),
-                       ) -> dict[str, Any]:
+                       ) -> JSONResponse:
         table = await tables.get(game_id)
-        seat = table.seat_of(token)
-        if seat is not None:
-            await table.join(seat)
-        return table.snapshot(seat)
+        seat, fresh = await table.enter(token)
+        state = table.snapshot(seat)
+        return JSONResponse(state if fresh is None else {**state, "seat_token": fresh})
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str,
@@ -137,18 +191,37 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
 
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        client = client_of(websocket.scope)
         await websocket.accept()
-        try:
-            table = await tables.get(game_id)
-            seat = table.seat_of(token)
-        except Refused as exc:
-            await websocket.send_json(error_message(exc.message))
-            await websocket.close(POLICY_VIOLATION, exc.message[:100])
+        if not quotas.open_socket(client):
+            await refuse_socket(websocket, Refused(
+                f"too many connections: at most {quotas.sockets_per_client} open at once from "
+                "one address", 429))
             return
-        await Connection(websocket, table, seat).run()
+        try:
+            try:
+                table = await tables.get(game_id)
+                seat, fresh = await table.enter(token)
+            except Refused as exc:
+                await refuse_socket(websocket, exc)
+                return
+            if fresh is not None and seat is not None:
+                await websocket.send_text(encode(SeatMessage(seat=seat, seat_token=fresh)
+                                                 .model_dump(mode="json")))
+            await Connection(websocket, table, seat, client, quotas).run()
+        finally:
+            quotas.close_socket(client)
 
     _serve_client(app, web_dir)
     return app
+
+
+async def refuse_socket(websocket: WebSocket, refusal: Refused) -> None:
+    """Tell a WebSocket client why it is refused, and close it: 1013 (try again later) when the
+    database failed, else 1008 (policy violation)."""
+    await websocket.send_text(encode(error_message(refusal.message)))
+    code = TRY_AGAIN_LATER if refusal.status == 503 else POLICY_VIOLATION
+    await websocket.close(code, refusal.message[:100])
 
 
 @lru_cache(maxsize=1)

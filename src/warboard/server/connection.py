@@ -3,12 +3,13 @@
 Messages to the client go through a queue written by a task of its own, so a slow client never
 holds up a table; one that falls too far behind is closed (it reconnects and gets the current
 state). Each message from the client is read on its own: a refused one gets an ``error`` message
-and changes nothing.
+and changes nothing, and so does one past the client's message rate (``Quotas``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from contextlib import suppress
 
 from fastapi import WebSocket
@@ -16,24 +17,32 @@ from fastapi import WebSocket
 from warboard.server.messages import (
     PlayMessage,
     Refused,
+    TooMany,
     UndoMessage,
     encode,
     error_message,
     parse_client_message,
 )
+from warboard.server.quotas import Quotas
 from warboard.server.tables import Table
+
+log = logging.getLogger("warboard.server")
 
 MAX_QUEUED = 100  # messages waiting for a client before it is dropped as too slow
 TRY_AGAIN_LATER = 1013  # close code: too slow a client, or the database failed its arrival
 
 
 class Connection:
-    """A client watching ``table`` as ``seat`` (``None``: a spectator)."""
+    """A client (an address, for ``quotas``) watching ``table`` as ``seat`` (``None``: a
+    spectator)."""
 
-    def __init__(self, websocket: WebSocket, table: Table, seat: int | None) -> None:
+    def __init__(self, websocket: WebSocket, table: Table, seat: int | None, client: str,
+                 quotas: Quotas) -> None:
         self.websocket = websocket
         self.table = table
         self.seat = seat
+        self.client = client
+        self.quotas = quotas
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, text: str) -> None:
@@ -46,15 +55,7 @@ class Connection:
             self._outbox.put_nowait(text)
 
     async def run(self) -> None:
-        """Serve the client until it leaves (a seat's player counts as arrived; when that
-        cannot be stored, the client gets an ``error`` and the connection is closed)."""
-        if self.seat is not None:
-            try:
-                await self.table.join(self.seat)
-            except Refused as exc:
-                await self.websocket.send_text(encode(error_message(exc.message)))
-                await self.websocket.close(TRY_AGAIN_LATER, "the database failed; reconnect")
-                return
+        """Serve the client until it leaves."""
         self.table.subscribe(self)
         writer = asyncio.create_task(self._write())
         try:
@@ -80,9 +81,18 @@ class Connection:
                 self.send(encode(error_message("send messages as JSON text frames")))
                 continue
             try:
+                wait = await self.quotas.message(self.client)
+                if wait is not None:
+                    raise TooMany("too many messages: at most "
+                                  f"{self.quotas.messages_per_second} a second from one "
+                                  "address; this one was not read", wait)
                 await self._handle(text)
             except Refused as exc:
                 self.send(encode(error_message(exc.message, exc.request_id)))
+            except Exception:  # a bug: the client is told, the socket stays usable
+                log.exception("game %s: a message failed", self.table.id)
+                self.send(encode(error_message("the server failed on this message; nothing "
+                                               "changed")))
 
     async def _handle(self, text: str) -> None:
         message = parse_client_message(text)

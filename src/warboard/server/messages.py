@@ -8,12 +8,14 @@ Anything refused raises ``Refused`` with an HTTP status that fits.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from warboard.ai.levels import LEVELS
+from warboard.core.jsonlimits import JSONInputError, parse_json
 from warboard.server.storage import GameSummary
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
@@ -32,6 +34,23 @@ class Refused(Exception):
         self.message = message
         self.status = status
         self.request_id = request_id
+
+    @property
+    def headers(self) -> dict[str, str] | None:
+        """HTTP headers the refusal carries."""
+        return None
+
+
+class TooMany(Refused):
+    """A client over one of its limits (429): it may try again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__(f"{message}; try again in {self.retry_after} s", 429)
+
+    @property
+    def headers(self) -> dict[str, str] | None:
+        return {"Retry-After": str(self.retry_after)}
 
 
 class _Strict(BaseModel):
@@ -101,6 +120,8 @@ class GameState(BaseModel):
     last: LastDecision | None
     hints: list[dict[str, Any]] | None = None  # parallel to legal, for games with action_hints
     undo: bool = False  # this seat may take back its last decision now
+    # only over HTTP, to the first user of an invite: the seat's own token from now on
+    seat_token: str | None = None
 
 
 class StateMessage(GameState):
@@ -111,6 +132,15 @@ class ErrorMessage(BaseModel):
     type: Literal["error"] = "error"
     message: str
     request_id: str | None = None
+
+
+class SeatMessage(BaseModel):
+    """To the first user of an invite, before anything else: the seat is now theirs, and
+    ``seat_token`` is its token from now on (the invite grants nothing more)."""
+
+    type: Literal["seat"] = "seat"
+    seat: int
+    seat_token: str
 
 
 class ThinkingMessage(BaseModel):
@@ -157,13 +187,14 @@ def describe(errors: Iterable[Mapping[str, Any]]) -> str:
 
 
 def _json(data: bytes | str, what: str) -> Any:
+    """Client JSON, read within limits (size, nesting, digits) before anything else sees it."""
     size = len(data.encode("utf-8") if isinstance(data, str) else data)
     if size > MAX_MESSAGE_BYTES:
         raise Refused(f"{what} too large: {size} bytes (at most {MAX_MESSAGE_BYTES})", 413)
     try:
-        return json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise Refused(f"{what} is not JSON: {exc}", 400) from None
+        return parse_json(data)
+    except JSONInputError as exc:
+        raise Refused(f"{what} is refused: {exc}", 400) from None
 
 
 def parse_create(body: bytes) -> CreateGame:

@@ -7,14 +7,18 @@ import argparse
 import gc
 import logging
 import re
+import sys
 
 import uvicorn
 from fastapi import FastAPI
+from pydantic import ValidationError
 
 from warboard.hill218.state import set_plays_cache_size
 from warboard.server.ai_runner import AIRunner
 from warboard.server.app import create_app
 from warboard.server.cluster import peers_for
+from warboard.server.messages import describe
+from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage
 
 # WebSocket frames up to this size reach the app, which refuses messages over 64 KiB with an
@@ -66,10 +70,16 @@ def calm_garbage_collector() -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    try:
+        settings = ServerSettings()
+    except ValidationError as exc:
+        print(f"warboard serve: a WARBOARD_* setting is not valid: "
+              f"{describe(exc.errors(include_url=False))}", file=sys.stderr)
+        return 2
     storage = Storage(args.database_url)
     ai = AIRunner(args.ai_workers)
     peers = peers_for(storage)
-    app = create_app(storage, ai, peers=peers)
+    app = create_app(storage, ai, peers=peers, settings=settings)
     shared = peers.describe()
     print(f"warboard table server: open {address(args.host, args.port)} in a browser\n"
           f"  games are stored in {storage.describe()}\n"

@@ -71,6 +71,10 @@ class StorageConflict(StorageError):
     """A write clashed with what is stored (another process changed the game)."""
 
 
+class _RolledBack(Exception):
+    """Ends a transaction that found it has nothing to do, writing nothing."""
+
+
 CHANNEL = "warboard_games"  # PostgreSQL's notification channel of the games' changes
 OVER = "over"  # the status of a finished game: it takes no more events
 SCHEMA_LOCK = int.from_bytes(b"warboard", "big")  # PostgreSQL advisory lock: creating tables
@@ -387,6 +391,28 @@ class Storage:
                            .values(joined=True))
             self._notify(db, game_id)
         return bool(changed)
+
+    def claim_seat(self, game_id: str, seat: int, invite_hash: str, token_hash: str,
+                   status: str) -> bool:
+        """The first use of a seat's invite: the seat now holds ``token_hash`` instead, is
+        joined, and the game has ``status``. ``False`` (nothing written) when the invite was
+        used already (here or by another server process) or the game is over."""
+        try:
+            with self._transaction(f"game {game_id}: cannot store the arrival") as db:
+                claimed = db.execute(update(SEATS)
+                                     .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat,
+                                            SEATS.c.token_hash == invite_hash,
+                                            SEATS.c.joined.is_(False))
+                                     .values(token_hash=token_hash, joined=True)).rowcount
+                running = db.execute(update(GAMES)
+                                     .where(GAMES.c.id == game_id, GAMES.c.status != OVER)
+                                     .values(status=status, updated=now())).rowcount
+                if not (claimed and running):
+                    raise _RolledBack
+                self._notify(db, game_id)
+        except _RolledBack:
+            return False
+        return True
 
     @staticmethod
     def _insert_events(db: Connection, game_id: str, first_index: int,

@@ -28,6 +28,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any, NoReturn, Protocol
 
 from warboard.core.errors import IllegalActionError, RecordError
@@ -42,9 +43,11 @@ from warboard.server.messages import (
     GameCreated,
     Refused,
     ThinkingMessage,
+    TooMany,
     encode,
     error_message,
 )
+from warboard.server.settings import ServerSettings
 from warboard.server.storage import (
     EventData,
     GameData,
@@ -66,6 +69,9 @@ WAITING, PLAYING, OVER = "waiting", "playing", "over"
 MAX_LISTED_TOKENS = 100
 MAX_IDLE_TABLES = 256  # games kept in memory with nobody watching (rebuilt when asked again)
 IDLE_SECONDS = 60.0  # a table asked for more recently than this is in use, never forgotten
+NO_SEAT = ("this token holds no seat in this game (an invite link works once: its seat belongs "
+           "to the browser that opened it first)")
+EXPIRED = {"abandoned": True, "by": None, "how": "expired"}
 
 
 class Subscriber(Protocol):
@@ -201,6 +207,8 @@ class Table:
         self._undone = 0  # stored events outside the record: undo marks, what they took back
         self._hints: tuple[int, list[dict[str, Any]]] | None = None  # (version, hints)
         self._replays: dict[int | None, bytes] = {}  # replay_for, once the game is over
+        self.creator = ""  # the client that created it here (its AI decisions' queue)
+        self.played = time.monotonic()  # when it was created or last played in here
         self._replay_stored(data.events)
 
     # ------------------------------------------------------------------ reading
@@ -244,7 +252,7 @@ class Table:
         for seat in self.seats.values():
             if seat.token_hash == digest:
                 return seat.seat
-        raise Refused("this token holds no seat in this game", 403)
+        raise Refused(NO_SEAT, 403)
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` may see it (a spectator: ``None``): a ``state`` message, the
@@ -327,22 +335,32 @@ class Table:
 
     # ------------------------------------------------------------------ changing the game
 
-    async def join(self, seat: int) -> None:
-        """A human seat's token was used: its player is here (stored first; ``Refused`` when
-        it cannot be, and nothing changed)."""
-        if self.seats[seat].joined:
-            return
+    async def enter(self, token: str | None) -> tuple[int | None, str | None]:
+        """The seat ``token`` holds (``None``: a spectator, for no token) and, when this is the
+        first use of a seat's invite, the seat's new token: the first to open an invite takes
+        the seat, and from then on the invite grants nothing (``Refused``, 403). The arrival
+        is stored first (``Refused`` when it cannot be, and nothing changed)."""
+        seat = self.seat_of(token)
+        if seat is None or self.seats[seat].joined or self.status == OVER:
+            return seat, None
         async with self.lock:
-            if self.seats[seat].joined:
-                return
-            seats = {**self.seats, seat: replace(self.seats[seat], joined=True)}
+            if self.seat_of(token) != seat or self.seats[seat].joined:
+                return seat, None  # taken while this waited for the lock (seat_of refuses)
+            fresh = tokens.new_token()
+            seats = {**self.seats, seat: replace(self.seats[seat], joined=True,
+                                                 token_hash=tokens.hash_token(fresh))}
             try:
-                await self.storage.write(self.storage.update_game, self.id, self._status(seats),
-                                         self.result, seat)
+                claimed = await self.storage.write(
+                    self.storage.claim_seat, self.id, seat, self.seats[seat].token_hash,
+                    seats[seat].token_hash, self._status(seats))
             except StorageError as exc:
                 raise self._failed("your arrival", exc) from None
+            if not claimed:  # another server process let someone in first
+                await self._catch_up()
+                raise Refused(NO_SEAT, 403)
             self.seats = seats
             self._broadcast()
+        return seat, fresh
 
     async def play(self, seat: int | None, action_json: dict[str, Any], version: int,
                    request_id: str) -> None:
@@ -370,6 +388,12 @@ class Table:
                     await self._moved_on(request_id)
                 raise self._failed("the play", exc) from None
         self.start_ai()
+
+    def expire(self) -> None:
+        """The game was deleted as expired (``Storage.expire_games``): it is over for those
+        still watching, and takes no more plays."""
+        self.abandoned = EXPIRED
+        self._broadcast()
 
     async def resign(self, seat: int | None) -> None:
         async with self.lock:
@@ -503,6 +527,7 @@ class Table:
                                  Recorder.result_json(after))
         for outcome, event in batch:
             self._apply(outcome, event)
+        self.played = time.monotonic()
         self._broadcast()
 
     def _replay(self, event: EventData) -> None:
@@ -533,7 +558,10 @@ class Table:
         changed."""
         data = await self.storage.read(self.storage.load_game, self.id, self.version)
         if data is None:
-            return False
+            if self.abandoned is not None:
+                return False
+            self.expire()  # another server process deleted it as expired
+            return True
         changed = False
         for seat in data.seats:
             if seat.joined and not self.seats[seat.seat].joined:
@@ -631,7 +659,7 @@ class Table:
             try:
                 action = await self.ai.decide(self.game, self.state.clone(),
                                               self.seats[seat].ai_level or "medium",
-                                              f"{self.seed}:ai:{version}")
+                                              f"{self.seed}:ai:{version}", self.creator)
                 async with self.lock:
                     if self.version == version and self._ai_seat() == seat:
                         try:
@@ -664,17 +692,42 @@ class Table:
 class Tables:
     """Every live table, by game id: creates games and loads stored ones on first access."""
 
-    def __init__(self, storage: Storage, ai: AIRunner, peers: Peers | None = None) -> None:
+    def __init__(self, storage: Storage, ai: AIRunner, peers: Peers | None = None,
+                 settings: ServerSettings | None = None) -> None:
         self.storage = storage
         self.ai = ai
         self.peers = peers if peers is not None else Peers()
+        self.settings = settings if settings is not None else ServerSettings()
         self._tables: OrderedDict[str, Table] = OrderedDict()  # the least recently used first
         self._loading = asyncio.Lock()
+        self._ai_games: dict[str, list[Table]] = {}  # client -> its games against the computer
+        self._expiry_task: asyncio.Task[None] | None = None
 
-    async def create(self, request: CreateGame) -> GameCreated:
-        """A new game: its seats, its opening chance events, stored before it is answered."""
+    def _check_ai_games(self, client: str) -> None:
+        """Refuse (429) a new game against the computer to a client that has as many live
+        ones as it may: unfinished, and played in within ``ai_game_idle_minutes``."""
+        cap = self.settings.ai_games_per_client
+        if not cap:
+            return
+        idle = self.settings.ai_game_idle_minutes * 60
+        moment = time.monotonic()
+        live = [t for t in self._ai_games.get(client, ())
+                if t.status != OVER and moment - t.played < idle]
+        self._ai_games[client] = live
+        if len(live) >= cap:
+            wait = min(t.played for t in live) + idle - moment
+            raise TooMany(f"you have {len(live)} games against the computer going, the most "
+                          f"one player may have at once: finish or resign one (a game nobody "
+                          f"plays in stops counting after "
+                          f"{self.settings.ai_game_idle_minutes:g} minutes)", wait)
+
+    async def create(self, request: CreateGame, client: str = "") -> GameCreated:
+        """A new game for ``client`` (the address asking): its seats, its opening chance
+        events, stored before it is answered."""
+        if request.mode == "ai":
+            self._check_ai_games(client)
         try:
-            game = make_game(request.game, request.options)
+            game = await asyncio.to_thread(make_game, request.game, request.options)
         except ValueError as exc:
             raise Refused(str(exc), 422) from None
         mine, other = request.seat, 1 - request.seat
@@ -691,11 +744,14 @@ class Tables:
                         mode=request.mode, seed=seed, status=PLAYING, result=None,
                         created=moment, updated=moment, seats=seats, events=events)
         table = Table(data, self.storage, self.ai, self.peers)
+        table.creator = client
         data.status = table.status
         try:
             await self.storage.write(self.storage.create_game, data)
         except StorageError as exc:
             raise unavailable("the new game could not be stored", exc) from None
+        if request.mode == "ai":
+            self._ai_games.setdefault(client, []).append(table)
         self._keep(table)
         table.start_ai()
         link = f"/play/{table.id}#token="
@@ -751,8 +807,34 @@ class Tables:
             raise unavailable("the games cannot be listed now", exc) from None
 
     async def start(self) -> None:
-        """Listen to the other server processes (when there can be any)."""
+        """Listen to the other server processes (when there can be any), and delete expired
+        games from time to time."""
         await self.peers.start(self._notice, self._resync)
+        self._expiry_task = asyncio.get_running_loop().create_task(self._expiring())
+
+    async def expire(self) -> list[str]:
+        """Delete the games nobody joined within ``invite_expiry_hours`` or played in within
+        ``idle_expiry_days`` (finished games are kept); the ids deleted."""
+        moment = now()
+        hours = timedelta(hours=self.settings.invite_expiry_hours)
+        days = timedelta(days=self.settings.idle_expiry_days)
+        gone = await self.storage.write(self.storage.expire_games, moment - hours,
+                                        moment - days)
+        for game_id in gone:
+            table = self._tables.pop(game_id, None)
+            if table is not None:
+                table.expire()
+        if gone:
+            log.info("deleted %d expired game(s)", len(gone))
+        return gone
+
+    async def _expiring(self) -> None:
+        while True:
+            try:
+                await self.expire()
+            except StorageError as exc:
+                log.warning("expired games not deleted (tried again later): %s", exc)
+            await asyncio.sleep(self.settings.expiry_interval_minutes * 60)
 
     def _notice(self, notice: Notice) -> None:
         table = self._tables.get(notice.game)
@@ -764,6 +846,8 @@ class Tables:
             table.request_refresh()
 
     async def close(self) -> None:
+        if self._expiry_task is not None:
+            self._expiry_task.cancel()
         for table in self._tables.values():
             await table.close()
         await self.peers.close()

@@ -53,7 +53,7 @@ export const api = {
 /**
  * One seat's live connection to a game. Reconnects after a drop (the server sends the full
  * state on every connect, so nothing is lost). Callbacks: onState(msg), onThinking(msg),
- * onError(msg), onStatus("open" | "closed" | "refused").
+ * onError(msg), onSeatToken(token), onStatus("open" | "closed" | "refused").
  */
 export class GameSocket {
   constructor(id, token, handlers) {
@@ -91,6 +91,10 @@ export class GameSocket {
         this.version = msg.version;
         this.pending.clear();
         this.h.onState?.(msg);
+      } else if (msg.type === "seat") {
+        // this socket used an invite first: the seat's own token replaces it from now on
+        this.token = msg.seat_token;
+        this.h.onSeatToken?.(msg.seat_token);
       } else if (msg.type === "thinking") {
         this.h.onThinking?.(msg);
       } else if (msg.type === "error") {

@@ -4,6 +4,7 @@
 
 import { api, GameSocket } from "./api.js";
 import { copyText, h, mount } from "./dom.js";
+import { rememberGame } from "./store.js";
 import { toast } from "./toast.js";
 
 /** One socket per seat this browser holds (both seats of a hot-seat game, else the seat of
@@ -18,6 +19,7 @@ export function connectSeats(table, first, { stale, onRefused = () => {} }) {
     const k = seat ?? "spectator";
     table.sockets[k] = new GameSocket(table.id, seat === null || seat === undefined ? null : token, {
       onState: (msg) => table.onState(k, msg),
+      onSeatToken: (seatToken) => rememberGame(table.id, { token: seatToken }),
       onThinking: (msg) => {
         table.thinking = msg.seat;
         table.render();

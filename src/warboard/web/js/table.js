@@ -43,6 +43,8 @@ export async function showTable(root, id) {
   rememberGame(id, {
     game: first.game, mode: first.mode, seat: first.seat,
     created: entry.created || new Date().toISOString(),
+    // the first use of an invite: the seat is ours, with a token of its own from now on
+    ...(first.seat_token ? { token: first.seat_token } : {}),
   });
   if (first.game === "holdtheline") {
     // the hex wargame has a table of its own (js/htl/)

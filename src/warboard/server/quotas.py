@@ -1,0 +1,95 @@
+"""What one client may spend: games created a minute, WebSocket messages a second, API requests
+a minute (moving windows counted by the ``limits`` library, in memory or in Redis), and the
+WebSocket connections it holds open at once (counted here, per process).
+
+A limit that is used up answers how many seconds to wait (``Retry-After``); ``None`` means go
+ahead. When the shared counter (Redis) cannot be reached the request is let through and a
+warning logged: a club table keeps playing rather than refuse everyone.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections import Counter
+
+from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+
+from warboard.server.settings import ServerSettings
+
+log = logging.getLogger("warboard.server")
+
+
+def _async_storage_uri(uri: str) -> tuple[str, dict[str, str]]:
+    """The ``limits`` asyncio storage for a settings URI (``memory://``, ``redis://...``)."""
+    if uri.startswith("redis://") or uri.startswith("rediss://"):
+        return "async+" + uri, {"implementation": "redispy"}
+    if uri == "memory://":
+        return "async+memory://", {}
+    raise ValueError(f"rate_limit_storage: {uri!r} is neither memory:// nor redis://HOST:PORT")
+
+
+class Quotas:
+    """The per-client limits of one server process (their counts may be shared: Redis)."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        uri, options = _async_storage_uri(settings.rate_limit_storage)
+        self._limiter = MovingWindowRateLimiter(storage_from_string(uri, **options))
+        self._games = RateLimitItemPerMinute(settings.games_per_minute, namespace="games")
+        self._messages = RateLimitItemPerSecond(settings.messages_per_second,
+                                                namespace="messages")
+        self._requests = RateLimitItemPerMinute(settings.requests_per_minute,
+                                                namespace="requests")
+        self.sockets_per_client = settings.sockets_per_client
+        self._sockets: Counter[str] = Counter()
+
+    async def _hit(self, item: RateLimitItem, client: str) -> float | None:
+        if item.amount == 0:
+            return None
+        try:
+            if await self._limiter.hit(item, client):
+                return None
+            stats = await self._limiter.get_window_stats(item, client)
+        except Exception as exc:  # the counter's store (Redis) is down: let it through
+            log.warning("rate limit not counted (%s): %s", type(exc).__name__, exc)
+            return None
+        return max(1.0, math.ceil(stats.reset_time - time.time()))
+
+    async def new_game(self, client: str) -> float | None:
+        """Count a game ``client`` creates; seconds to wait when it may not now."""
+        return await self._hit(self._games, client)
+
+    async def message(self, client: str) -> float | None:
+        """Count a WebSocket message from ``client``."""
+        return await self._hit(self._messages, client)
+
+    async def request(self, client: str) -> float | None:
+        """Count an HTTP API request from ``client``."""
+        return await self._hit(self._requests, client)
+
+    @property
+    def games_per_minute(self) -> int:
+        return self._games.amount
+
+    @property
+    def messages_per_second(self) -> int:
+        return self._messages.amount
+
+    @property
+    def requests_per_minute(self) -> int:
+        return self._requests.amount
+
+    def open_socket(self, client: str) -> bool:
+        """Count a WebSocket ``client`` opens; ``False`` (not counted) when it holds too many."""
+        if self.sockets_per_client and self._sockets[client] >= self.sockets_per_client:
+            return False
+        self._sockets[client] += 1
+        return True
+
+    def close_socket(self, client: str) -> None:
+        self._sockets[client] -= 1
+        if self._sockets[client] <= 0:
+            del self._sockets[client]
