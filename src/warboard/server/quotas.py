@@ -24,12 +24,10 @@ log = logging.getLogger("warboard.server")
 
 
 def _async_storage_uri(uri: str) -> tuple[str, dict[str, str]]:
-    """The ``limits`` asyncio storage for a settings URI (``memory://``, ``redis://...``)."""
-    if uri.startswith("redis://") or uri.startswith("rediss://"):
-        return "async+" + uri, {"implementation": "redispy"}
+    """The ``limits`` asyncio storage for a settings URI (``memory://`` or ``redis://...``)."""
     if uri == "memory://":
         return "async+memory://", {}
-    raise ValueError(f"rate_limit_storage: {uri!r} is neither memory:// nor redis://HOST:PORT")
+    return "async+" + uri, {"implementation": "redispy"}
 
 
 class Quotas:

@@ -54,7 +54,7 @@ class ServerSettings(BaseSettings):
         default=16 * 1024, ge=1024,
         description="the largest request line and headers read (431 beyond)")
     rate_limit_storage: str = Field(
-        default="memory://",
+        default="memory://", pattern=r"^(memory://|rediss?://.+)$",
         description="where the rate limits are counted: memory:// (this process) or "
                     "redis://HOST:PORT (shared by several server processes; extra 'redis')")
     forwarded_allow_ips: str = Field(
