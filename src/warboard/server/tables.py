@@ -775,7 +775,9 @@ class Tables:
                     data = await self._load(game_id)
                     if data is None:
                         raise Refused(f"no game {game_id!r}", 404)
-                    table = Table(data, self.storage, self.ai, self.peers)
+                    # off the event loop: the game's data files, the replay of its record
+                    table = await asyncio.to_thread(Table, data, self.storage, self.ai,
+                                                    self.peers)
                     if self.peers.shared:
                         # a change stored while it was read was announced before the table
                         # could hear it
