@@ -185,6 +185,24 @@ def test_invite_link_game_between_two_browsers(browser, server, shots):
         assert "South deploys" in guest_log and "North deploys" in guest_log
         host.page.screenshot(path=str(shots / "friend-host.png"))
         guest.page.screenshot(path=str(shots / "friend-guest.png"))
+
+        # the invite worked once: the guest keeps the seat with a token of its own, and the
+        # link opens nothing more for anyone, the host included (whose own seat is kept)
+        guest.page.reload()
+        guest.page.locator(".board-svg").wait_for()
+        seat = guest.page.locator("#app").get_attribute("data-seat")
+        game_path = invite.split("#")[0].replace(server, "")
+        for t in (host, stranger := Tab(browser, server)):
+            t.goto("/")  # from another page: a new hash alone would not open the link
+            t.page.goto(invite)
+            expect(t.page.locator(".notice.error")).to_contain_text("works once")
+            t.errors.remove("Failed to load resource: the server responded with a status of "
+                            "403 (Forbidden)")  # the refusal itself, and nothing else
+        stranger.close()
+        host.goto(game_path)
+        host.page.locator(".board-svg").wait_for()
+        assert seat in ("0", "1")
+        assert host.page.locator("#app").get_attribute("data-seat") == str(1 - int(seat))
     finally:
         host.close()
         guest.close()

@@ -17,32 +17,32 @@ import {
 } from "./units.js";
 
 export async function showTable(root, id) {
-  // an invite link carries the seat's token in the hash: keep it, then take it out of the
-  // address bar so it is not shared by accident (a screenshot, a copied URL)
+  // a link carries a seat's token in the hash: take it out of the address bar so it is not
+  // shared by accident (a screenshot, a copied URL), and keep it once the server accepts it
   const hashToken = tokenFromHash();
-  if (hashToken) {
-    const known = getGame(id);
-    const held = known?.tokens ? Object.values(known.tokens) : known?.token ? [known.token] : [];
-    if (!held.includes(hashToken)) rememberGame(id, { token: hashToken, tokens: undefined });
-    history.replaceState(null, "", location.pathname);
-  }
+  if (hashToken) history.replaceState(null, "", location.pathname);
   const entry = getGame(id) || {};
+  const held = entry.tokens ? Object.values(entry.tokens) : entry.token ? [entry.token] : [];
+  const fromLink = hashToken && !held.includes(hashToken);
   mount(root, h("p", { class: "loading" }, "Loading the game…"));
 
   let first;
-  const token = entry.tokens ? entry.tokens[entry.seat ?? 0] ?? entry.token : entry.token;
+  const token = fromLink ? hashToken
+    : entry.tokens ? entry.tokens[entry.seat ?? 0] ?? entry.token : entry.token;
   try {
     first = await api.game(id, token);
   } catch (err) {
     mount(root, h("div", { class: "notice error" },
       h("h1", {}, err.status === 404 ? "No such game" : "This game cannot be opened"),
-      h("p", {}, err.status === 403 ? "The key to this seat is not valid." : err.message),
+      h("p", {}, err.status === 403 ? "The key to this seat is not valid: an invite link works "
+        + "once, and the seat belongs to the browser that opened it first." : err.message),
       h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
     return;
   }
   rememberGame(id, {
     game: first.game, mode: first.mode, seat: first.seat,
     created: entry.created || new Date().toISOString(),
+    ...(fromLink ? { token: hashToken, tokens: undefined } : {}),
     // the first use of an invite: the seat is ours, with a token of its own from now on
     ...(first.seat_token ? { token: first.seat_token } : {}),
   });
@@ -210,6 +210,7 @@ class Table {
     const view = msg.view;
     const seat = this.shown;
     this.root.dataset.version = msg.version;
+    this.root.dataset.seat = String(msg.seat); // for tests: the seat shown (null: a spectator)
     this.root.dataset.busy = String(this.busy);
     this.root.dataset.phase = view.phase; // for tests and styling: deal, bury, play, over…
     const myTurn = seat !== null && seat !== undefined && (msg.legal || []).length > 0;
