@@ -166,9 +166,9 @@ def test_a_seat_view_never_shows_the_other_hand_or_deck_order(opts, seed):
             assert "hand" not in public and "bottom" not in public and "deck" not in public
 
 
-@given(game_options, st.integers(0, 2**32))
-def test_sampler_matches_enumeration_and_positions_round_trip(opts, seed):
-    name, options = opts
+def check_sampler_over_game(name: str, options: dict, seed: int) -> None:
+    """Play one random game through the sampler, checking it against the enumeration and the
+    position round trip at every play."""
     game = CardGame(name, options)
     rng = random.Random(seed)
     state = game.new_initial_state()
@@ -197,6 +197,27 @@ def test_sampler_matches_enumeration_and_positions_round_trip(opts, seed):
             state.apply(rng.choice(state.legal_actions()))
         else:
             state.apply(state.sample_chance_outcome(rng))
+
+
+@given(game_options, st.integers(0, 2**32))
+def test_sampler_matches_enumeration_and_positions_round_trip(opts, seed):
+    name, options = opts
+    check_sampler_over_game(name, options, seed)
+
+
+def test_sampler_regression_ogre218_seed_223():
+    """Issue 10: this game reaches a position where counting the plays raised a TypeError."""
+    check_sampler_over_game("ogre218", {}, 223)
+
+
+def test_count_plays_when_the_first_unit_drops():
+    """Counting must not sample: the first playable unit (a drop) is the one a stand-in rng
+    drawing 0 would reach, and its drop zone is sampled with ``randint``."""
+    state = position_from_json({
+        "ruleset": "ogre218", "to_move": 1, "plays_left": 1, "board": [],
+        "hands": [{}, {"light_gev": 2, "ogre": 2}], "strikes": [2, 2], "decks": [[], []],
+    })
+    assert count_plays(state) == len(state.legal_plays()) == 23
 
 
 def test_sampler_is_uniform_over_complete_plays():

@@ -57,14 +57,21 @@ class _DropZone:
                 return c
 
 
-def random_play(state: CardState, rng: random.Random) -> Choice:
+# (weight, uid, cells, multi): a unit's plays, where ``multi`` maps each cell with several hit
+# sequences to their number
+_Option = tuple[int, int, frozenset[int] | _DropZone, dict[int, int]]
+
+
+def _options(state: CardState) -> tuple[list[_Option], int, list[int]]:
+    """The playable units' options, the total number of plays and the enemy cells (the strike
+    targets, counted in the total when the seat has a strike)."""
     seat = state.to_move
     enemy = 1 - seat
     units = state.rules.units
     tables = state.rules.seat[seat]
     enemy_base = BASES[enemy]
     enemies = [c for c, code in state.cells.items() if code & 1 == enemy]
-    options = []
+    options: list[_Option] = []
     total = 0
     plays_left = state.plays_left
     for uid, n in enumerate(state.hands[seat]):
@@ -78,7 +85,6 @@ def random_play(state: CardState, rng: random.Random) -> Choice:
             if not cells:
                 continue
         hits = state.attack_reach(seat, tables.attack_group_of[uid])
-        # cells with more than one hit sequence, with their number of sequences
         if units[uid].attacks == 1:
             multi = {c: k for c, k in hits.items() if k > 1 and c in cells and c != enemy_base}
         else:
@@ -93,6 +99,14 @@ def random_play(state: CardState, rng: random.Random) -> Choice:
         total += weight
     if state.strikes[seat]:
         total += len(enemies)
+    return options, total, enemies
+
+
+def random_play(state: CardState, rng: random.Random) -> Choice:
+    seat = state.to_move
+    units = state.rules.units
+    enemy_base = BASES[1 - seat]
+    options, total, enemies = _options(state)
     r = rng.randrange(total)
     for weight, uid, cells, multi in options:
         if r >= weight:
@@ -120,19 +134,7 @@ def random_play(state: CardState, rng: random.Random) -> Choice:
 
 def count_plays(state: CardState) -> int:
     """How many plays ``random_play`` chooses among (equals ``len(state.legal_plays())``)."""
-    counter = _TotalCatcher()
-    random_play(state, counter)  # type: ignore[arg-type]
-    return counter.total
-
-
-class _TotalCatcher(random.Random):
-    """Stands in for the rng to capture the total that ``random_play`` draws from."""
-
-    total = 0
-
-    def randrange(self, n: int) -> int:  # type: ignore[override]
-        self.total = n
-        return 0
+    return _options(state)[1]
 
 
 def play_choice(state: CardState, choice: Choice) -> None:
