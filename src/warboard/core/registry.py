@@ -22,7 +22,10 @@ def game_names() -> list[str]:
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
     """The game ``name`` with ``options``; ``ValueError`` names what is wrong."""
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"options: must be an object of option name to value, not "
+                         f"{type(options).__name__}")
     module, factory = GAMES[name]
     return getattr(importlib.import_module(module), factory)(name, options)

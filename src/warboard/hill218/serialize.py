@@ -27,7 +27,7 @@ def position_from_json(data: Any) -> CardState:
     if not isinstance(data, dict):
         raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
     name = data.get("ruleset")
-    if name not in RULESETS:
+    if not isinstance(name, str) or name not in RULESETS:
         raise PositionError(f"ruleset: must be one of {', '.join(RULESETS)}, not {name!r}")
     _no_unknown(data, POSITION_KEYS, "position")
     game = CardGame(name)
@@ -142,10 +142,12 @@ def _no_unknown(data: Mapping[str, Any], allowed: set[str], what: str) -> None:
         raise PositionError(f"{missing[0]}: missing")
 
 
-def _choice(data: Mapping[str, Any], key: str, choices: tuple[Any, ...]) -> Any:
+def _choice(data: Mapping[str, Any], key: str, choices: tuple[Any, ...],
+            field: str | None = None) -> Any:
     value = data.get(key)
-    if isinstance(value, bool) or value not in choices:
-        raise PositionError(f"{key}: must be one of {', '.join(map(str, choices))}, "
+    # by type as well: 0.0 == 0 and True == 1, but neither is a seat
+    if not any(type(value) is type(c) and value == c for c in choices):
+        raise PositionError(f"{field or key}: must be one of {', '.join(map(str, choices))}, "
                             f"not {value!r}")
     return value
 
@@ -203,7 +205,7 @@ def _board(value: Any, rules: Ruleset) -> dict[int, int]:
             raise PositionError(f"{field}: must be an object with exactly x, y, seat and unit")
         x = _int(entry["x"], f"{field}.x", -COORD_LIMIT, COORD_LIMIT)
         y = _int(entry["y"], f"{field}.y", -COORD_LIMIT, COORD_LIMIT)
-        seat = _choice(entry, "seat", (0, 1))
+        seat = _choice(entry, "seat", (0, 1), f"{field}.seat")
         uid = _unit_id(entry["unit"], f"{field}.unit", rules)
         c = pack(x, y)
         if c == HILL:
