@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 from warboard.core.protocol import Game
@@ -13,6 +14,13 @@ GAMES: dict[str, tuple[str, str]] = {
     "hill218": ("warboard.hill218.game", "make_game"),
     "ogre218": ("warboard.hill218.game", "make_game"),
     "holdtheline": ("warboard.holdtheline.game", "make_game"),
+}
+
+# name -> module answering the game's ``warboard rules`` queries (see core.interchange)
+INTERCHANGES: dict[str, str] = {
+    "hill218": "warboard.hill218.interchange",
+    "ogre218": "warboard.hill218.interchange",
+    "holdtheline": "warboard.holdtheline.interchange",
 }
 
 
@@ -29,3 +37,8 @@ def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
                          f"{type(options).__name__}")
     module, factory = GAMES[name]
     return getattr(importlib.import_module(module), factory)(name, options)
+
+
+def interchanges() -> list[ModuleType]:
+    """The interchange modules of every game, each once, in the order of ``INTERCHANGES``."""
+    return [importlib.import_module(m) for m in dict.fromkeys(INTERCHANGES.values())]
