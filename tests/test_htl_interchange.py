@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from warboard.core.errors import IllegalActionError, PositionError
+from warboard.core.interchange import router, run_batch
 from warboard.core.protocol import CHANCE, sample_chance
-from warboard.hill218.interchange import run_batch
 from warboard.holdtheline import interchange
 from warboard.holdtheline.game import make_game
 from warboard.holdtheline.hexes import line_of_sight
@@ -265,7 +265,7 @@ def test_apply_errors_and_the_batch_goes_on():
         json.dumps({"position": rolled, "action": {"type": "teleport"}}),
         json.dumps({"position": pos, "dice": [2]}),  # fine
     ]
-    answers = batch(interchange.apply_any, lines)
+    answers = batch(router("apply"), lines)
     assert len(answers) == len(lines)
     errors = [a.get("error", "") for a in answers]
     assert "dice: a die is to be rolled" in errors[0]

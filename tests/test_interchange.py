@@ -439,10 +439,19 @@ BAD_POSITIONS = [
     ("strikes above the ruleset's", setter(("strikes",), [3, 0]), "strikes[0]"),
     ("decks not lists", setter(("decks",), [{}, []]), "decks[0]"),
     ("destroyed not per seat", setter(("destroyed",), [{}]), "destroyed"),
+    ("seat to move a float", setter(("to_move",), 0.0), "to_move"),
+    ("plays_left a float", setter(("plays_left",), 2.0), "plays_left"),
+    ("board seat a float", setter(("board", 1, "seat"), 1.0), "board[1].seat"),
+    ("ruleset a list", setter(("ruleset",), ["hill218"]), "ruleset"),
+    ("game already over", setter(("board", 0, "seat"), 1), "over"),
+]
+
+INCONSISTENT_POSITIONS = [
     ("more infantry than the deck holds", setter(("hands", 0, "infantry"), 7), "infantry"),
     ("more tanks than the deck holds", setter(("decks", 1), ["tank"] * 3), "tank"),
     ("destroyed cards count too", setter(("destroyed",), [{"tank": 3}, {}]), "tank"),
-    ("game already over", setter(("board", 0, "seat"), 1), "over"),
+    ("eight tanks on the board", add_board(*(u(x, -2, 0, "tank") for x in range(-4, 4))),
+     "seat 0 has 10 tank cards"),
 ]
 
 
@@ -455,6 +464,31 @@ def test_s7_malformed_position_is_rejected_naming_the_problem(mutate, fragment):
     mutate(pos)
     for call in (lambda: legal(pos),
                  lambda: apply({"position": pos, "play": deploy("infantry", (1, -1))})):
+        with pytest.raises(PositionError) as info:
+            call()
+        assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize(("mutate", "fragment"), [(m, f) for _, m, f in INCONSISTENT_POSITIONS],
+                         ids=[c for c, _, _ in INCONSISTENT_POSITIONS])
+def test_s7_unreachable_position_is_answered_with_warnings_or_refused_when_strict(mutate,
+                                                                                  fragment):
+    """§7: a position need not be reachable (more cards than the deck holds): it is answered by
+    the rules as written, wrapped with "warnings" naming what is inconsistent; strict checking
+    refuses it."""
+    pos = example()
+    mutate(pos)
+    answer = legal(copy.deepcopy(pos))
+    assert set(answer) == {"answer", "warnings"}
+    assert any(fragment in w for w in answer["warnings"])
+    assert answer["answer"] and all(p["play"] in ("deploy", "strike") for p in answer["answer"])
+    play = answer["answer"][0]
+    applied = apply({"position": copy.deepcopy(pos), "play": play})
+    assert applied["warnings"] == answer["warnings"]
+    assert applied["answer"]["to_move"] in (0, 1)
+    for call in (lambda: legal(pos, strict=True),
+                 lambda: apply({"position": pos, "play": play}, strict=True),
+                 lambda: position_from_json(pos)):
         with pytest.raises(PositionError) as info:
             call()
         assert fragment in str(info.value)
@@ -478,13 +512,17 @@ def test_s7_ogre_cards_counted_as_a_family():
     too_many = position("ogre218", board=[u(0, -1, 0, "damaged_ogre"), u(0, 1, 1, "infantry")],
                         hands=[{"ogre": 2}, {}])
     with pytest.raises(PositionError, match="ogre"):
-        legal(too_many)
+        legal(too_many, strict=True)
+    assert legal(too_many)["warnings"] == [
+        "seat 0 has 3 ogre cards across board, hand, deck and destroyed; the deck has only 2"]
     dead = position("ogre218", board=[u(0, -1, 0, "infantry"), u(0, 1, 1, "infantry")],
                     hands=[{"ogre": 1}, {}], destroyed=[{"ogre": 1, "damaged_ogre": 1}, {}])
-    legal(dead)
+    assert isinstance(legal(dead, strict=True), list)
     dead["hands"][0]["ogre"] = 2
     with pytest.raises(PositionError, match="ogre"):
-        legal(dead)
+        legal(dead, strict=True)
+    dead["destroyed"][0]["ogre"] = 2
+    assert len(legal(dead)["warnings"]) == 2  # the destroyed pair too: one warning each
 
 
 @pytest.mark.parametrize("ruleset", ["hill218", "ogre218"])

@@ -22,6 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from warboard.core.interchange import router, run_batch
 from warboard.hill218 import interchange
 from warboard.hill218.game import CardGame
 from warboard.hill218.sampler import random_game
@@ -78,7 +79,7 @@ def legal_corpus(game: CardGame, size: int, seed: int) -> list[str]:
 def time_legal(lines: list[str]) -> dict[str, float]:
     start = time.perf_counter()
     plays = 0
-    for out in interchange.run_batch(lines, interchange.legal):
+    for out in run_batch(lines, interchange.legal):
         plays += out.count('"play"')
     elapsed = time.perf_counter() - start
     return {"positions": len(lines), "plays": plays, "seconds": elapsed,
@@ -211,8 +212,6 @@ def htl_random_games(game: Any, seconds: float, seed: int, progress: Any = None
 def htl_legal_speed(game: Any, size: int, seed: int) -> dict[str, float]:
     """Legal actions of ``size`` decision points met in random games: listed by the engine
     (each position cloned and listed afresh) and by ``rules legal`` (positions as JSON lines)."""
-    from warboard.holdtheline import interchange as htl
-
     rng = random.Random(seed)
     points: list[Any] = []
     while len(points) < size:
@@ -231,7 +230,7 @@ def htl_legal_speed(game: Any, size: int, seed: int) -> dict[str, float]:
         data.pop("events", None)
         lines.append(json.dumps(data))
     start = time.perf_counter()
-    for _ in interchange.run_batch(lines, htl.legal_any):
+    for _ in run_batch(lines, router("legal")):
         pass
     batch = time.perf_counter() - start
     return {"positions": len(points), "actions": actions,

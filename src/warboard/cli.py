@@ -90,16 +90,23 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser(
         "rules", help="batch rules queries in the JSON interchange format (contract §7)",
         description="Read one JSON document per line on stdin, write one JSON line per input "
-                    "line on stdout. A bad line gets {\"error\": ...} and the batch goes on.")
+                    "line on stdout. A bad line (or one over 1 MiB) gets {\"error\": ...} and "
+                    "the batch goes on.")
     rules_sub = rules.add_subparsers(dest="rules_command", metavar="QUERY", required=True)
-    rules_sub.add_parser("legal", help="position per line -> JSON array of every legal play",
-                         description="Each input line is a position; each output line is the "
-                                     "JSON array of every legal complete play.")
-    rules_sub.add_parser("apply", help='{"position": P, "play": Q} per line -> next position',
-                         description='Each input line is {"position": P, "play": Q}; each output '
-                                     'line is the next decision point or {"result": ...}. Hold '
-                                     'the Line: {"position": P, "action": A, "dice": [...]} '
-                                     '(docs/interchange.md).')
+    legal = rules_sub.add_parser(
+        "legal", help="position per line -> JSON array of every legal play",
+        description="Each input line is a position; each output line is the JSON array of "
+                    "every legal complete play (docs/interchange.md).")
+    apply = rules_sub.add_parser(
+        "apply", help='{"position": P, "play": Q} per line -> next position',
+        description='Each input line is {"position": P, "play": Q}; each output line is the '
+                    'next decision point or {"result": ...}. Hold the Line: {"position": P, '
+                    '"action": A, "dice": [...]} (docs/interchange.md).')
+    for query in (legal, apply):
+        query.add_argument("--strict", action="store_true",
+                           help="refuse a position that no game could reach (more cards than "
+                                "the deck holds) instead of answering it with \"warnings\"; "
+                                "a line's own \"strict\" overrides this")
     rules_sub.add_parser("los", help="Hold the Line line-of-sight query per line -> {\"los\": ...}",
                          description='Each input line is a Hold the Line line-of-sight query '
                                      '{"cols", "rows", "terrain", "units", "from", "to"}; each '
@@ -283,13 +290,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"wrote {args.out} (as seen by seat {args.seat})")
             return 0
         if args.command == "rules":
-            from warboard.hill218 import interchange
-            from warboard.holdtheline import interchange as htl
+            from warboard.core.interchange import read_lines, router, run_batch
 
-            handler = {"legal": htl.legal_any, "apply": htl.apply_any,
-                       "los": htl.los}[args.rules_command]
+            handler = router(args.rules_command, strict=getattr(args, "strict", False))
             out = sys.stdout
-            for line in interchange.run_batch(sys.stdin, handler):
+            for line in run_batch(read_lines(sys.stdin.buffer), handler):
                 out.write(line + "\n")
             out.flush()
             return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 from warboard.core.protocol import Game
@@ -15,6 +16,13 @@ GAMES: dict[str, tuple[str, str]] = {
     "holdtheline": ("warboard.holdtheline.game", "make_game"),
 }
 
+# name -> module answering the game's ``warboard rules`` queries (see core.interchange)
+INTERCHANGES: dict[str, str] = {
+    "hill218": "warboard.hill218.interchange",
+    "ogre218": "warboard.hill218.interchange",
+    "holdtheline": "warboard.holdtheline.interchange",
+}
+
 
 def game_names() -> list[str]:
     return list(GAMES)
@@ -22,7 +30,15 @@ def game_names() -> list[str]:
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
     """The game ``name`` with ``options``; ``ValueError`` names what is wrong."""
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"options: must be an object of option name to value, not "
+                         f"{type(options).__name__}")
     module, factory = GAMES[name]
     return getattr(importlib.import_module(module), factory)(name, options)
+
+
+def interchanges() -> list[ModuleType]:
+    """The interchange modules of every game, each once, in the order of ``INTERCHANGES``."""
+    return [importlib.import_module(m) for m in dict.fromkeys(INTERCHANGES.values())]

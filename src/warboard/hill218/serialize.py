@@ -1,6 +1,7 @@
 """States to and from JSON: the interchange *position* of contract §7 and the full state.
 
-Both readers validate everything and raise ``PositionError`` with a message naming the field.
+Both readers validate everything and raise ``PositionError`` with a message naming the field;
+``read_position`` hands back what no game could reach (more cards than the deck) as warnings.
 """
 
 from __future__ import annotations
@@ -21,13 +22,20 @@ POSITION_KEYS = {"ruleset", "to_move", "plays_left", "board", "hands", "strikes"
 # ----------------------------------------------------------------------------- interchange
 
 def position_from_json(data: Any) -> CardState:
-    """A decision point from its contract §7 JSON."""
+    """A decision point from its contract §7 JSON; one that no game could reach (more cards
+    than the deck holds) is refused too."""
+    return read_position(data, strict=True)[0]
+
+
+def read_position(data: Any, *, strict: bool = False) -> tuple[CardState, list[str]]:
+    """A decision point from its contract §7 JSON, and what in it no game could reach (card
+    counts beyond the deck), which ``strict`` refuses. Anything malformed is refused always."""
     from warboard.hill218.game import CardGame
 
     if not isinstance(data, dict):
         raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
     name = data.get("ruleset")
-    if name not in RULESETS:
+    if not isinstance(name, str) or name not in RULESETS:
         raise PositionError(f"ruleset: must be one of {', '.join(RULESETS)}, not {name!r}")
     _no_unknown(data, POSITION_KEYS, "position")
     game = CardGame(name)
@@ -45,11 +53,13 @@ def position_from_json(data: Any) -> CardState:
     state.first_turn_pending = False
     state.phase = PLAY
     state.turn = 1
-    _check_cards(state)
+    warnings = _card_problems(state)
+    if strict and warnings:
+        raise PositionError("; ".join(warnings))
     _check_not_over(state)
     if not state.has_legal_play(state.to_move, state.plays_left):
         raise PositionError(f"not a decision point: seat {state.to_move} has no legal play")
-    return state
+    return state, warnings
 
 
 def position_to_json(state: CardState, rng: random.Random | None = None) -> dict[str, Any]:
@@ -127,7 +137,9 @@ def state_from_json(game: Any, data: Mapping[str, Any]) -> CardState:
     if (state.phase == OVER) != isinstance(result, dict):
         raise PositionError("result: must be given exactly when the phase is 'over'")
     state.result = result
-    _check_cards(state)
+    problems = _card_problems(state)
+    if problems:
+        raise PositionError("; ".join(problems))
     return state
 
 
@@ -142,10 +154,12 @@ def _no_unknown(data: Mapping[str, Any], allowed: set[str], what: str) -> None:
         raise PositionError(f"{missing[0]}: missing")
 
 
-def _choice(data: Mapping[str, Any], key: str, choices: tuple[Any, ...]) -> Any:
+def _choice(data: Mapping[str, Any], key: str, choices: tuple[Any, ...],
+            field: str | None = None) -> Any:
     value = data.get(key)
-    if isinstance(value, bool) or value not in choices:
-        raise PositionError(f"{key}: must be one of {', '.join(map(str, choices))}, "
+    # by type as well: 0.0 == 0 and True == 1, but neither is a seat
+    if not any(type(value) is type(c) and value == c for c in choices):
+        raise PositionError(f"{field or key}: must be one of {', '.join(map(str, choices))}, "
                             f"not {value!r}")
     return value
 
@@ -203,7 +217,7 @@ def _board(value: Any, rules: Ruleset) -> dict[int, int]:
             raise PositionError(f"{field}: must be an object with exactly x, y, seat and unit")
         x = _int(entry["x"], f"{field}.x", -COORD_LIMIT, COORD_LIMIT)
         y = _int(entry["y"], f"{field}.y", -COORD_LIMIT, COORD_LIMIT)
-        seat = _choice(entry, "seat", (0, 1))
+        seat = _choice(entry, "seat", (0, 1), f"{field}.seat")
         uid = _unit_id(entry["unit"], f"{field}.unit", rules)
         c = pack(x, y)
         if c == HILL:
@@ -214,15 +228,16 @@ def _board(value: Any, rules: Ruleset) -> dict[int, int]:
     return cells
 
 
-def _check_cards(state: CardState) -> None:
-    """No seat may hold more cards of a kind than its deck has (a hit-changed card counts as
-    the card it replaced)."""
+def _card_problems(state: CardState) -> list[str]:
+    """Where a seat holds more cards of a kind than its deck has (a hit-changed card counts as
+    the card it replaced), or destroyed counts that no game could leave."""
     rules = state.rules
+    problems: list[str] = []
     for seat in (0, 1):
         lost = state.destroyed[seat]
         for uid, origin in enumerate(rules.origin):
             if origin >= 0 and lost[uid] != lost[origin]:
-                raise PositionError(
+                problems.append(
                     f"destroyed[{seat}]: a destroyed {rules.units[uid].name} also counts its "
                     f"{rules.units[origin].name} card, so both counts must be equal")
         have = [0] * len(rules.units)
@@ -245,9 +260,10 @@ def _check_cards(state: CardState) -> None:
             total = sum(have[f] for f in family)
             allowed = sum(rules.units[f].count for f in family)
             if total > allowed:
-                raise PositionError(
+                problems.append(
                     f"seat {seat} has {total} {u.name} cards across board, hand, deck and "
                     f"destroyed; the deck has only {allowed}")
+    return problems
 
 
 def _check_not_over(state: CardState) -> None:

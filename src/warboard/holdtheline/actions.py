@@ -168,7 +168,7 @@ def action_from_json(data: Any) -> Any:
     if not isinstance(data, dict):
         raise IllegalActionError(f"an action must be a JSON object, not {type(data).__name__}")
     kind = data.get("type")
-    if kind not in _KEYS:
+    if not isinstance(kind, str) or kind not in _KEYS:
         raise IllegalActionError(f"unknown action type {kind!r}; types: {', '.join(_KEYS)}")
     extra = set(data) - _KEYS[kind] - {"type"}
     if extra:

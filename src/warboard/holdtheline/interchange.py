@@ -2,12 +2,13 @@
 
 ``los`` answers contract §7 line-of-sight queries; ``legal`` and ``apply`` take the position JSON
 of ``docs/holdtheline-engine.md``. Each handler takes one parsed JSON line and returns the JSON
-answer; ``warboard.hill218.interchange.run_batch`` turns errors into ``{"error": ...}`` lines.
-``legal_any`` / ``apply_any`` route a line to this game or to the card games by its content.
+answer; ``warboard.core.interchange`` reads the lines, routes them here and turns errors into
+``{"error": ...}`` lines.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from warboard.core.errors import PositionError
@@ -62,7 +63,7 @@ def los(query: Any) -> dict[str, Any]:
             raise PositionError(f"{where}: must be {{\"at\": [col, row], \"terrain\": name}}")
         h = _hex(entry["at"], f"{where}.at", cols, rows)
         name = entry["terrain"]
-        if name not in TABLES.terrain:
+        if not isinstance(name, str) or name not in TABLES.terrain:
             raise PositionError(f"{where}.terrain: unknown terrain {name!r} (terrains: "
                                 f"{', '.join(TABLES.terrain)})")
         if h in terrain and terrain[h] != name:
@@ -89,10 +90,7 @@ def _state(position: Any) -> Any:
 
     if not isinstance(position, dict):
         raise PositionError("a position must be a JSON object")
-    try:
-        return state_from_json(position, events=False)  # the log has no effect on the rules
-    except (KeyError, TypeError, IndexError) as exc:  # a malformed part the reader let through
-        raise PositionError(f"malformed position: {type(exc).__name__}: {exc}") from None
+    return state_from_json(position, events=False)  # the log has no effect on the rules
 
 
 def _position(state: Any) -> dict[str, Any]:
@@ -101,9 +99,13 @@ def _position(state: Any) -> dict[str, Any]:
     return data
 
 
-def legal(position: Any) -> list[dict[str, Any]]:
+def legal(position: Any, strict: bool = False) -> list[dict[str, Any]]:
     """Every legal action of a Hold the Line position, as JSON, in the engine's order. At a chance
-    node (a die is to be rolled) the answer lists the die's faces as ``{"type": "die", ...}``."""
+    node (a die is to be rolled) the answer lists the die's faces as ``{"type": "die", ...}``.
+
+    ``strict`` changes nothing: a position carries its own scenario, with no deck or order of
+    battle that its pieces could exceed, so it is never inconsistent in the sense of hill218.md
+    §7 (a malformed one is refused either way)."""
     from warboard.core.protocol import CHANCE
 
     state = _state(position)
@@ -117,14 +119,14 @@ def legal(position: Any) -> list[dict[str, Any]]:
 APPLY_FIELDS = {"position", "action", "dice"}
 
 
-def apply(request: Any) -> dict[str, Any]:
+def apply(request: Any, strict: bool = False) -> dict[str, Any]:
     """``{"position": P, "action": A, "dice": [d, ...]}`` -> ``{"position", "events", "result"}``.
 
     Applies ``action`` (a decision of the seat to move, or a die ``{"type": "die"}`` at a chance
     node; may be left out at a chance node), then feeds the listed ``dice`` to the chance nodes
     that follow, in order. It stops when the dice run out; the answer's position says who is to
     move next (``to_move`` -1: another die). A die left over when a decision is due, or the game
-    is over, is an error.
+    is over, is an error. ``strict`` changes nothing, as for ``legal``.
     """
     from warboard.core.protocol import CHANCE
     from warboard.holdtheline.actions import Die
@@ -166,24 +168,10 @@ def apply(request: Any) -> dict[str, Any]:
 
 # ============================================================================ routing
 
-def is_holdtheline(position: Any) -> bool:
-    return isinstance(position, dict) and position.get("game") == "holdtheline"
+POSITION_HINT = 'a Hold the Line position has "game": "holdtheline"'
+REQUEST_HINT = '{"position": P, "action": A, "dice": [...]} for Hold the Line'
+QUERIES = {"los": los, "legal": legal, "apply": apply}
 
 
-def legal_any(position: Any) -> Any:
-    """``warboard rules legal``: Hold the Line positions here, card-game positions to hill218."""
-    if is_holdtheline(position):
-        return legal(position)
-    from warboard.hill218 import interchange
-
-    return interchange.legal(position)
-
-
-def apply_any(request: Any) -> Any:
-    """``warboard rules apply``: routed by the position's ``game`` (or an ``action`` key)."""
-    if isinstance(request, dict) and (is_holdtheline(request.get("position"))
-                                      or "action" in request or "dice" in request):
-        return apply(request)
-    from warboard.hill218 import interchange
-
-    return interchange.apply(request)
+def owns(position: Mapping[str, Any]) -> bool:
+    return position.get("game") == "holdtheline"

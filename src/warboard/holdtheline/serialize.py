@@ -15,6 +15,7 @@ from warboard.core.errors import PositionError
 from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.pending import Pending
 from warboard.holdtheline.pieces import ELIMINATED, EXITED, ON, WAITING
+from warboard.holdtheline.resolve import ROLLS
 from warboard.holdtheline.resolve import STAGES as STAGE_STEPS
 from warboard.holdtheline.scenario import (
     EDGES,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 STATUSES = (ON, ELIMINATED, EXITED, WAITING)
 PHASES = (AP_PHASE, ACT, OVER)
 STAGES = tuple(STAGE_STEPS)
+DECISIONS = ("evade", "allocate", "retreat", "displace", "escape", "advance")
 
 
 def _h(h: Hex | None) -> list[int] | None:
@@ -547,15 +549,31 @@ def _check_board(r: _Reader, st: HtlState) -> None:
 
 def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int,
                        ) -> Pending | None:
+    """An activation under way, checked so that the stage it waits at finds what it needs."""
     if data is None:
         return None
     w = "pending."
     d = r.obj(data, "pending")
+    game = st.game
+
+    def ref(key: str, index: Mapping[str, int], what: str, default: Any = None) -> Any:
+        value = r.get(d, key, w, default)
+        if value is not None and (not isinstance(value, str) or value not in index):
+            raise r.fail(w + key, f"must be the id of a {what} or null, not {value!r}")
+        return value
+
+    def refs(key: str, index: Mapping[str, int], what: str) -> list[str]:
+        values = r.list(r.get(d, key, w, []), w + key)
+        for i, v in enumerate(values):
+            if not isinstance(v, str) or v not in index:
+                raise r.fail(f"{w}{key}[{i}]", f"must be the id of a {what}, not {v!r}")
+        return list(values)
+
     kind = r.get(d, "kind", w)
     if kind not in ("fire", "assault", "force_march"):
         raise r.fail(w + "kind", "must be fire, assault or force_march")
     unit = r.str(r.get(d, "unit", w), w + "unit")
-    if unit not in st.game.unit_index:
+    if unit not in game.unit_index:
         raise r.fail(w + "unit", f"no unit {unit!r}")
     side = r.int(r.get(d, "side", w), w + "side", 0, 1)
     p = Pending(kind, unit, side, r.hex(r.get(d, "origin", w), w + "origin", cols, rows),
@@ -564,12 +582,17 @@ def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int
     if stage not in STAGES:
         raise r.fail(w + "stage", f"unknown stage {stage!r}")
     p.stage = stage
-    wait = r.get(d, "wait", w, None)
-    if wait not in (None, "die", "decision"):
-        raise r.fail(w + "wait", "must be null, \"die\" or \"decision\"")
+    wait = r.get(d, "wait", w)
+    if wait not in ("die", "decision"):
+        raise r.fail(w + "wait", "must be \"die\" or \"decision\" (what the activation waits "
+                     "for)")
+    waiting = ROLLS if wait == "die" else DECISIONS
+    if stage not in waiting:
+        raise r.fail(w + "stage", f"{stage!r} never waits for a {wait} (stages that do: "
+                     f"{', '.join(waiting)})")
     p.wait = wait
     p.decider = r.int(r.get(d, "decider", w, side), w + "decider", 0, 1)
-    p.leader = d.get("leader")
+    p.leader = ref("leader", game.leader_index, "leader")
     p.n_dice = r.int(r.get(d, "n_dice", w, 0), w + "n_dice", 0, 20)
     p.hit_on = r.int(r.get(d, "hit_on", w, 7), w + "hit_on", 0, 7)
     p.mod = r.int(r.get(d, "mod", w, 0), w + "mod", -6, 6)
@@ -577,40 +600,88 @@ def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int
     p.flank = r.bool(r.get(d, "flank", w, False), w + "flank")
     p.dice = [r.int(v, f"{w}dice[{i}]", 1, 6) for i, v in
               enumerate(r.list(r.get(d, "dice", w, []), w + "dice"))]
-    p.morale = [[m["unit"], m.get("die"), m["need"], m.get("failed")]
-                for m in r.list(r.get(d, "morale", w, []), w + "morale")]
-    p.mi = r.int(r.get(d, "mi", w, 0), w + "mi", 0, 10)
+    p.morale = [_morale_entry(r, m, f"{w}morale[{i}]", game.unit_index) for i, m in
+                enumerate(r.list(r.get(d, "morale", w, []), w + "morale"))]
+    p.mi = r.int(r.get(d, "mi", w, 0), w + "mi", 0, len(p.morale))
     p.hits = r.int(r.get(d, "hits", w, 0), w + "hits", 0, 20)
     p.ones = r.int(r.get(d, "ones", w, 0), w + "ones", 0, 20)
-    p.victim = d.get("victim")
+    p.victim = ref("victim", game.unit_index, "unit")
     p.elite_left = r.int(r.get(d, "elite_left", w, 0), w + "elite_left", 0, 20)
-    p.checks = list(r.list(r.get(d, "checks", w, []), w + "checks"))
-    p.retreats = list(r.list(r.get(d, "retreats", w, []), w + "retreats"))
-    p.follow = d.get("follow")
+    p.checks = refs("checks", game.leader_index, "leader")
+    p.retreats = refs("retreats", game.unit_index, "unit")
+    p.follow = ref("follow", game.leader_index, "leader")
     p.after_retreat = r.get(d, "after_retreat", w, "escape_init")
-    p.current = d.get("current")
-    p.displacing = d.get("displacing")
+    if p.after_retreat not in ("escape_init", "after_evade"):
+        raise r.fail(w + "after_retreat", "must be escape_init or after_evade")
+    # a unit retreating (or displacing one) or a leader escaping
+    p.current = ref("current", game.leader_index if stage == "escape" else game.unit_index,
+                    "leader" if stage == "escape" else "unit")
+    p.displacing = ref("displacing", game.unit_index, "unit")
     p.retreat_to = r.hex(d.get("retreat_to"), w + "retreat_to", cols, rows, optional=True)
-    p.escapes = list(r.list(r.get(d, "escapes", w, []), w + "escapes"))
+    p.escapes = refs("escapes", game.leader_index, "leader")
     p.eliminated = r.bool(r.get(d, "eliminated", w, False), w + "eliminated")
     p.converted = r.bool(r.get(d, "converted", w, False), w + "converted")
     p.path = tuple(r.hex(h, f"{w}path[{i}]", cols, rows)  # type: ignore[misc]
                    for i, h in enumerate(r.list(r.get(d, "path", w, []), w + "path")))
-    choices = r.list(r.get(d, "choices", w, []), w + "choices")
+    p.choices = _choices(r, r.list(r.get(d, "choices", w, []), w + "choices"), stage, st,
+                         cols, rows)
+    _check_waiting(r, p)
+    return p
+
+
+def _morale_entry(r: _Reader, value: Any, where: str, units: Mapping[str, int]) -> list[Any]:
+    """``[unit id, die or None, need, failed or None]`` from ``{"unit", "die", "need",
+    "failed"}``."""
+    m = r.obj(value, where)
+    uid = r.get(m, "unit", where + ".")
+    if not isinstance(uid, str) or uid not in units:
+        raise r.fail(where + ".unit", f"must be the id of a unit, not {uid!r}")
+    die = r.get(m, "die", where + ".", None)
+    failed = r.get(m, "failed", where + ".", None)
+    return [uid, None if die is None else r.int(die, where + ".die", 1, 6),
+            r.int(r.get(m, "need", where + "."), where + ".need", -20, 20),
+            None if failed is None else r.bool(failed, where + ".failed")]
+
+
+def _choices(r: _Reader, choices: list[Any], stage: str, st: HtlState, cols: int, rows: int,
+             ) -> list[Any]:
+    """The options of the decision at ``stage`` (none at the others)."""
+    w = "pending.choices"
     if stage == "allocate":
-        p.choices = [r.str(c, f"{w}choices[{i}]") for i, c in enumerate(choices)]
-    elif stage in ("retreat", "displace"):
+        for i, c in enumerate(choices):
+            if not isinstance(c, str) or c not in st.game.unit_index:
+                raise r.fail(f"{w}[{i}]", f"must be the id of a unit, not {c!r}")
+        return list(choices)
+    if stage in ("retreat", "displace"):
         out = []
         for i, c in enumerate(choices):
-            c = r.obj(c, f"{w}choices[{i}]")
-            h = r.hex(c.get("to"), f"{w}choices[{i}].to", cols, rows)
+            c = r.obj(c, f"{w}[{i}]")
+            h = r.hex(c.get("to"), f"{w}[{i}].to", cols, rows)
             dis = c.get("displaces")
-            out.append((h, None if dis is None else st.game.unit_index.get(dis)))
-        p.choices = out
-    elif stage == "escape":
-        p.choices = [r.hex(c, f"{w}choices[{i}]", cols, rows) for i, c in enumerate(choices)]
-    for name in ("victim", "current", "displacing", "follow", "leader"):
-        v = getattr(p, name)
-        if v is not None and not isinstance(v, str):
-            raise r.fail(w + name, "must be an id or null")
-    return p
+            if dis is not None and (not isinstance(dis, str) or dis not in st.game.unit_index):
+                raise r.fail(f"{w}[{i}].displaces", f"must be the id of a unit or null, not "
+                             f"{dis!r}")
+            out.append((h, None if dis is None else st.game.unit_index[dis]))
+        return out
+    if stage == "escape":
+        return [r.hex(c, f"{w}[{i}]", cols, rows) for i, c in enumerate(choices)]
+    return []
+
+
+def _check_waiting(r: _Reader, p: Pending) -> None:
+    """What the stage that waits reads when its die or decision comes."""
+    w = "pending."
+    if p.wait == "die":
+        needs = {"morale": (p.mi < len(p.morale), "mi", "must point at a morale entry"),
+                 "elite": (p.victim is not None, "victim", "must name the elite unit"),
+                 "leader": (bool(p.checks), "checks", "must list the leader to check")}
+    else:
+        needs = {"retreat": (p.current is not None, "current", "must name the unit"),
+                 "displace": (None not in (p.current, p.displacing, p.retreat_to),
+                              "displacing", "needs current, displacing and retreat_to"),
+                 "escape": (p.current is not None, "current", "must name the leader")}
+        if p.stage in ("allocate", "retreat", "displace", "escape") and not p.choices:
+            raise r.fail(w + "choices", f"a {p.stage} decision needs at least one choice")
+    ok, field, problem = needs.get(p.stage, (True, "", ""))
+    if not ok:
+        raise r.fail(w + field, f"{problem} (stage {p.stage} waits for a {p.wait})")
