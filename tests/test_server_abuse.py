@@ -204,6 +204,8 @@ HOSTILE_BODIES = {
     "a scenario path": '{"game": "holdtheline", "options": {"scenario": "/etc/passwd"}}',
     "a device as a scenario": '{"game": "holdtheline", "options": {"scenario": "/dev/zero"}}',
     "a scenario of the wrong type": '{"game": "holdtheline", "options": {"scenario": []}}',
+    "optional rules that are a list": '{"game": "holdtheline", "options": {"options": []}}',
+    "a scenario name with a NUL": '{"game": "holdtheline", "options": {"scenario": "a\\u0000"}}',
     "not UTF-8": b'{"game": "\xff\xfe"}',
     "not JSON": "{game: hill218",
 }

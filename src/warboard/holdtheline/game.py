@@ -38,7 +38,7 @@ class HoldTheLineGame:
             from warboard.holdtheline.scenario_file import load_scenario
 
             sc = load_scenario(sc)
-        rules = options.get("options") or {}
+        rules = options.get("options", {})
         if not isinstance(rules, Mapping):
             raise ValueError("option options must be a table of optional rules")
         merged = {**sc.options, **rules}

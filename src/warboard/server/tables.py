@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, NoReturn, Protocol
 
-from warboard.core.errors import IllegalActionError, RecordError
+from warboard.core.errors import IllegalActionError, RecordError, WarboardError
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
 from warboard.core.record import Recorder, export_for_seat
 from warboard.core.registry import make_game
@@ -728,7 +728,7 @@ class Tables:
             self._check_ai_games(client)
         try:
             game = await asyncio.to_thread(make_game, request.game, request.options)
-        except ValueError as exc:
+        except (ValueError, WarboardError) as exc:
             raise Refused(str(exc), 422) from None
         mine, other = request.seat, 1 - request.seat
         seat_tokens = {mine: tokens.new_token()}
