@@ -7,9 +7,14 @@ The PostgreSQL variant runs in a schema of its own on postgresql+psycopg://root@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import sqlite3
+import threading
+import time
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +24,14 @@ from test_server import locked
 from warboard.server import tables as tables_module
 from warboard.server.ai_runner import AIRunner
 from warboard.server.messages import CreateGame, Refused
-from warboard.server.storage import Storage, StorageError
+from warboard.server.storage import (
+    EventData,
+    GameData,
+    SeatData,
+    Storage,
+    StorageError,
+    now,
+)
 from warboard.server.tables import Table, Tables
 
 POSTGRES = "postgresql+psycopg://root@127.0.0.1:5432/test"
@@ -176,3 +188,65 @@ def test_database_failures_are_refusals_that_change_nothing(tmp_path: Path) -> N
         storage.close()
 
     asyncio.run(scenario())
+
+
+def stored_game(game_id: str, status: str, age: timedelta, idle: timedelta,
+                seats: tuple[SeatData, ...]) -> GameData:
+    """A game created ``age`` ago and last changed ``idle`` ago, with two events."""
+    moment = now()
+    return GameData(id=game_id, game="hill218", options={}, mode="friend", seed=1,
+                    status=status, result=None, created=moment - age, updated=moment - idle,
+                    seats=list(seats),
+                    events=[EventData(None, {"deal": 1}), EventData(0, {"play": 2}, "r0")])
+
+
+def test_the_write_ahead_log_comes_back_under_its_limit(tmp_path: Path) -> None:
+    """Readers that never stop keep a ``PASSIVE`` checkpoint from starting the log over: a
+    flood of writes must still see its log emptied once it is over ``wal_limit_bytes``, and no
+    write held up for long while that is done."""
+    path, limit = tmp_path / "games.db", 256 * 1024
+    wal = Path(f"{path}-wal")
+    storage = Storage(f"sqlite:///{path}", wal_limit_bytes=limit, checkpoint_seconds=0.05)
+    storage.create_game(stored_game("flood", "playing", timedelta(0), timedelta(0),
+                                    (SeatData(0, "human", joined=True),)))
+    stop, reads = threading.Event(), [0, 0]
+
+    def read(who: int) -> None:
+        reader = sqlite3.connect(path, isolation_level=None)
+        while not stop.is_set():
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*), max(length(action)) FROM events").fetchall()
+            reader.execute("COMMIT")
+            reads[who] += 1
+        reader.close()
+
+    async def flood() -> tuple[int, float]:
+        largest, slowest, pad = 0, 0.0, "x" * 16_000
+        for i in range(2, 202):  # about 3.2 MB of events, a commit each, as the server writes
+            start = time.monotonic()
+            await storage.write(storage.append_events, "flood", i, [EventData(0, {"pad": pad})],
+                                "playing", None)
+            slowest = max(slowest, time.monotonic() - start)
+            largest = max(largest, wal.stat().st_size)
+        return largest, slowest
+
+    readers = [threading.Thread(target=read, args=(who,)) for who in (0, 1)]
+    for reader in readers:
+        reader.start()
+    try:
+        largest, slowest = asyncio.run(flood())
+        assert largest > limit
+        assert slowest < 2.5  # not a busy timeout (5 s) of the writer
+        deadline = time.monotonic() + 5.0
+        while wal.stat().st_size > limit:
+            assert time.monotonic() < deadline, f"the log stays at {wal.stat().st_size} bytes"
+            time.sleep(0.05)
+        before = list(reads)
+        time.sleep(0.2)
+        assert all(after > then for after, then in zip(reads, before, strict=True))
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join()
+        storage.close()
+    assert os.path.getsize(path) > 3_000_000  # the events reached the database file

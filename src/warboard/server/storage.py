@@ -14,7 +14,8 @@ time, and its busy handler sleeps in growing steps); the reads run in worker thr
 A SQLite file is opened with ``journal_mode=WAL`` and ``synchronous=NORMAL``: readers do not
 block the writer, and a commit does not wait for the disk (docs/server-api.md says what that
 means for durability). The write-ahead log is copied into the database file (and the disk
-synced) by a thread of its own every second, never by a commit as SQLite would do by itself.
+synced) by a thread of its own every second, never by a commit as SQLite would do by itself;
+the log is kept near ``wal_limit_bytes`` (``Checkpointer``).
 
 On PostgreSQL every write also sends a notification on the channel ``warboard_games`` (``NOTIFY``
 in the same transaction, so it is delivered only once the write is committed, and never for one
@@ -27,10 +28,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -78,6 +80,8 @@ SCHEMA_LOCK = int.from_bytes(b"warboard", "big")  # PostgreSQL advisory lock: cr
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
                   "PRAGMA wal_autocheckpoint=0")
 CHECKPOINT_SECONDS = 1.0
+WAL_LIMIT_BYTES = 64 * 1024 * 1024  # a larger write-ahead log is emptied (``Checkpointer``)
+TRUNCATE_WAIT_MS, TRUNCATE_TRIES = 100, 3  # how long the writes may be held off to empty it
 
 T = TypeVar("T")
 
@@ -213,39 +217,76 @@ def _reason(exc: SQLAlchemyError) -> object:
     return exc.orig if isinstance(exc, DBAPIError) and exc.orig else exc
 
 
-def _tune_sqlite(engine: Engine) -> None:
-    """Open every SQLite connection in WAL mode with ``synchronous=NORMAL``."""
+def _tune_sqlite(engine: Engine, wal_limit_bytes: int) -> None:
+    """Open every SQLite connection in WAL mode with ``synchronous=NORMAL``, and a log cut
+    back to ``wal_limit_bytes`` whenever it starts over."""
+    pragmas = (*SQLITE_PRAGMAS, f"PRAGMA journal_size_limit={int(wal_limit_bytes)}")
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, record: Any) -> None:
         cursor = dbapi_connection.cursor()
         try:
-            for pragma in SQLITE_PRAGMAS:
+            for pragma in pragmas:
                 cursor.execute(pragma)
         finally:
             cursor.close()
 
 
 class Checkpointer:
-    """Copies a SQLite file's write-ahead log into the database every ``CHECKPOINT_SECONDS``
-    in a thread of its own. A ``PASSIVE`` checkpoint never blocks the writer, so the commits
-    never wait for the disk syncs of a checkpoint."""
+    """Copies a SQLite file's write-ahead log into the database every ``interval`` seconds in a
+    thread of its own. A ``PASSIVE`` checkpoint never blocks the writer, so the commits never
+    wait for the disk syncs of a checkpoint; but it cannot start the log over while readers
+    keep reading it, so under a steady flow of reads and writes the log would grow without end.
 
-    def __init__(self, engine: Engine) -> None:
+    When the log is over ``limit_bytes`` it is emptied instead, by ``TRUNCATE`` checkpoints run
+    in the storage's ``writer`` thread: the writes queue behind them (no write can slip in
+    between two tries), each try waits at most ``TRUNCATE_WAIT_MS`` for the readers, and after
+    ``TRUNCATE_TRIES`` the log is left to the next round. A first try may spend its wait on a
+    reader's slot that new readers keep taking (SQLite waits for the slot it saw first); by
+    then every reader reads the last commit, and the next try finds the log free."""
+
+    def __init__(self, engine: Engine, interval: float, limit_bytes: int,
+                 writer: Executor) -> None:
         self._engine = engine
+        self._interval = interval
+        self._limit = limit_bytes
+        self._writer = writer
+        self._wal = f"{engine.url.database}-wal"
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="warboard-checkpoint",
                                         daemon=True)
         self._thread.start()
 
+    def _wal_bytes(self) -> int:
+        try:
+            return os.stat(self._wal).st_size
+        except OSError:  # none yet
+            return 0
+
     def _run(self) -> None:
-        while not self._stop.wait(CHECKPOINT_SECONDS):
+        while not self._stop.wait(self._interval):
             try:
-                with self._engine.connect() as db:
-                    db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                if self._wal_bytes() > self._limit:
+                    self._writer.submit(self._empty).result()
+                else:
+                    with self._engine.connect() as db:
+                        db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
             except SQLAlchemyError as exc:
-                log.warning("SQLite checkpoint failed (tried again in %.0f s): %s",
-                            CHECKPOINT_SECONDS, _reason(exc))
+                log.warning("SQLite checkpoint failed (tried again in %.1f s): %s",
+                            self._interval, _reason(exc))
+
+    def _empty(self) -> None:
+        """``TRUNCATE`` checkpoints until one empties the log (at most ``TRUNCATE_TRIES``)."""
+        with self._engine.connect() as db:
+            usual = db.exec_driver_sql("PRAGMA busy_timeout").scalar()
+            db.exec_driver_sql(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
+            try:
+                for _ in range(TRUNCATE_TRIES):
+                    busy = db.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()[0]
+                    if not busy:
+                        return
+            finally:
+                db.exec_driver_sql(f"PRAGMA busy_timeout={int(usual)}")
 
     def close(self) -> None:
         self._stop.set()
@@ -257,13 +298,17 @@ def _sqlite_file(engine: Engine) -> bool:
 
 
 class Storage:
-    """The database behind the server; creates its tables when they are missing."""
+    """The database behind the server; creates its tables when they are missing.
 
-    def __init__(self, url: str) -> None:
+    ``wal_limit_bytes`` and ``checkpoint_seconds``: with a SQLite file, the size over which its
+    write-ahead log is emptied, and how often it is checkpointed (``Checkpointer``)."""
+
+    def __init__(self, url: str, *, wal_limit_bytes: int = WAL_LIMIT_BYTES,
+                 checkpoint_seconds: float = CHECKPOINT_SECONDS) -> None:
         try:
             self.engine = create_engine(url)
             if _sqlite_file(self.engine):
-                _tune_sqlite(self.engine)
+                _tune_sqlite(self.engine, wal_limit_bytes)
             with self.engine.begin() as db:
                 if db.dialect.name == "postgresql":
                     # server processes starting together create the tables one at a time
@@ -279,16 +324,18 @@ class Storage:
         self.origin = secrets.token_hex(8)  # this Storage's name in its notifications
         self.notifies = self.engine.dialect.name == "postgresql"
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warboard-writer")
-        self._checkpointer = Checkpointer(self.engine) if _sqlite_file(self.engine) else None
+        self._checkpointer = (Checkpointer(self.engine, checkpoint_seconds, wal_limit_bytes,
+                                           self._writer)
+                              if _sqlite_file(self.engine) else None)
 
     def describe(self) -> str:
         """The database URL with any password hidden."""
         return self.engine.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
-        self._writer.shutdown(wait=True)
-        if self._checkpointer is not None:
+        if self._checkpointer is not None:  # first: it may hand the writer a checkpoint
             self._checkpointer.close()
+        self._writer.shutdown(wait=True)
         self.engine.dispose()
 
     async def write(self, call: Callable[..., T], *args: Any) -> T:
