@@ -17,6 +17,8 @@ means for durability). The write-ahead log is copied into the database file (and
 synced) by a thread of its own every second, never by a commit as SQLite would do by itself;
 the log is kept near ``wal_limit_bytes`` (``Checkpointer``).
 
+Games nobody joined or played for a while are deleted by ``expire_games``; finished games stay.
+
 On PostgreSQL every write also sends a notification on the channel ``warboard_games`` (``NOTIFY``
 in the same transaction, so it is delivered only once the write is committed, and never for one
 rolled back): the game's id, its new version and the writing ``Storage``'s ``origin``. The other
@@ -46,12 +48,16 @@ from sqlalchemy import (
     DateTime,
     Engine,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
+    and_,
     create_engine,
+    delete,
     event,
     insert,
+    or_,
     select,
     text,
     update,
@@ -75,6 +81,7 @@ class StorageConflict(StorageError):
 
 CHANNEL = "warboard_games"  # PostgreSQL's notification channel of the games' changes
 OVER = "over"  # the status of a finished game: it takes no more events
+HUMAN = "human"  # the kind of a seat a person holds (with a token)
 SCHEMA_LOCK = int.from_bytes(b"warboard", "big")  # PostgreSQL advisory lock: creating tables
 # WAL, no fsync per commit, and no automatic checkpoint (the ``Checkpointer`` thread does it)
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
@@ -82,6 +89,7 @@ SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT_BYTES = 64 * 1024 * 1024  # a larger write-ahead log is emptied (``Checkpointer``)
 TRUNCATE_WAIT_MS, TRUNCATE_TRIES = 100, 3  # how long the writes may be held off to empty it
+EXPIRY_BATCH = 500  # games deleted in one transaction by ``expire_games``
 
 T = TypeVar("T")
 
@@ -107,6 +115,7 @@ class Base(DeclarativeBase):
 
 class GameRow(Base):
     __tablename__ = "games"
+    __table_args__ = (Index("games_status_updated", "status", "updated"),)
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -217,6 +226,11 @@ def _reason(exc: SQLAlchemyError) -> object:
     return exc.orig if isinstance(exc, DBAPIError) and exc.orig else exc
 
 
+def _utc(moment: datetime) -> datetime:
+    """``moment`` in UTC, as the columns hold it (a naive one is taken to be UTC)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 def _tune_sqlite(engine: Engine, wal_limit_bytes: int) -> None:
     """Open every SQLite connection in WAL mode with ``synchronous=NORMAL``, and a log cut
     back to ``wal_limit_bytes`` whenever it starts over."""
@@ -298,7 +312,7 @@ def _sqlite_file(engine: Engine) -> bool:
 
 
 class Storage:
-    """The database behind the server; creates its tables when they are missing.
+    """The database behind the server; creates its tables (and indexes) when they are missing.
 
     ``wal_limit_bytes`` and ``checkpoint_seconds``: with a SQLite file, the size over which its
     write-ahead log is emptied, and how often it is checkpointed (``Checkpointer``)."""
@@ -314,6 +328,8 @@ class Storage:
                     # server processes starting together create the tables one at a time
                     db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
                 Base.metadata.create_all(db)
+                for index in GAMES.indexes:  # create_all leaves the tables already there alone
+                    index.create(db, checkfirst=True)
         except ModuleNotFoundError as exc:
             hint = (" (install the 'postgres' extra: pip install 'warboard[postgres]')"
                     if "psycopg" in str(exc) else "")
@@ -434,6 +450,40 @@ class Storage:
                            .values(joined=True))
             self._notify(db, game_id)
         return bool(changed)
+
+    def expire_games(self, unjoined_before: datetime, idle_before: datetime) -> list[str]:
+        """Delete the games that are not over and either still wait for a human seat that
+        never joined and were created before ``unjoined_before``, or were last changed before
+        ``idle_before``: their events, seats and row, ``EXPIRY_BATCH`` games a transaction (so
+        a long backlog never holds the database for long). Finished games are kept. The ids
+        of the games deleted.
+
+        On PostgreSQL the games are locked as they are chosen and a game another transaction
+        holds is left for the next time; each deleted game is notified (with no version)."""
+        unjoined = (select(SEATS.c.game_id)
+                    .where(SEATS.c.game_id == GAMES.c.id, SEATS.c.kind == HUMAN,
+                           SEATS.c.joined.is_(False))
+                    .exists())
+        chosen = (select(GAMES.c.id)
+                  # not ``!=``: a range on each side of it can use the index (status, updated)
+                  .where(or_(GAMES.c.status < OVER, GAMES.c.status > OVER),
+                         or_(GAMES.c.updated < _utc(idle_before),
+                             and_(GAMES.c.created < _utc(unjoined_before), unjoined)))
+                  .limit(EXPIRY_BATCH)
+                  .with_for_update(skip_locked=True))
+        expired: list[str] = []
+        while True:
+            with self._transaction("cannot delete the expired games") as db:
+                ids = list(db.scalars(chosen))
+                if ids:
+                    for rows in (EVENTS, SEATS):
+                        db.execute(delete(rows).where(rows.c.game_id.in_(ids)))
+                    db.execute(delete(GAMES).where(GAMES.c.id.in_(ids)))
+                    for game_id in ids:
+                        self._notify(db, game_id)
+            expired += ids
+            if len(ids) < EXPIRY_BATCH:
+                return expired
 
     @staticmethod
     def _insert_events(db: Connection, game_id: str, first_index: int,
