@@ -7,6 +7,8 @@ import argparse
 import gc
 import logging
 import re
+from importlib.util import find_spec
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -20,6 +22,9 @@ from warboard.server.storage import Storage
 # WebSocket frames up to this size reach the app, which refuses messages over 64 KiB with an
 # error message; a larger frame closes the connection (code 1009).
 WS_FRAME_LIMIT = 1024 * 1024
+# A request whose request line and headers are larger is answered 431 (http_limits), WebSocket
+# upgrades included; the browser's requests carry a few hundred bytes of them.
+MAX_HEADER_BYTES = 16 * 1024
 # The server asks each board's legal plays a few times only (its AI thinks in worker processes).
 SERVER_PLAYS_CACHE_BOARDS = 256
 TOKEN_IN_URL = re.compile(r"(\btokens?=)[^&\s\"]+")
@@ -35,10 +40,22 @@ class HideTokens(logging.Filter):
         return True
 
 
-def server_config(app: FastAPI, host: str, port: int) -> uvicorn.Config:
-    """Uvicorn's settings, with tokens kept out of its log."""
+def http_settings(max_header_bytes: int) -> dict[str, Any]:
+    """Uvicorn's HTTP protocol, with request heads limited to ``max_header_bytes``: httptools
+    with a 431 (``HeaderLimitProtocol``), or where httptools is not installed h11 with its own
+    limit on an unfinished head, which answers 400."""
+    if find_spec("httptools") is None:
+        return {"http": "h11", "h11_max_incomplete_event_size": max_header_bytes}
+    from warboard.server.http_limits import limited_protocol
+
+    return {"http": limited_protocol(max_header_bytes)}
+
+
+def server_config(app: FastAPI, host: str, port: int, *,
+                  max_header_bytes: int = MAX_HEADER_BYTES) -> uvicorn.Config:
+    """Uvicorn's settings, with request heads limited and tokens kept out of its log."""
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_FRAME_LIMIT,
-                            log_level="info")
+                            log_level="info", **http_settings(max_header_bytes))
     for name in ("uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, HideTokens) for f in logger.filters):
