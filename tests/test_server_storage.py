@@ -7,19 +7,38 @@ The PostgreSQL variant runs in a schema of its own on postgresql+psycopg://root@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import sqlite3
+import threading
+import time
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import func, inspect, select, text
 
 from test_server import locked
+from warboard.server import storage as storage_module
 from warboard.server import tables as tables_module
 from warboard.server.ai_runner import AIRunner
+from warboard.server.cluster import connect_args
 from warboard.server.messages import CreateGame, Refused
-from warboard.server.storage import Storage, StorageError
+from warboard.server.storage import (
+    CHANNEL,
+    EVENTS,
+    SEATS,
+    EventData,
+    GameData,
+    SeatData,
+    Storage,
+    StorageError,
+    now,
+)
 from warboard.server.tables import Table, Tables
 
 POSTGRES = "postgresql+psycopg://root@127.0.0.1:5432/test"
@@ -181,3 +200,129 @@ def test_database_failures_are_refusals_that_change_nothing(tmp_path: Path) -> N
         storage.close()
 
     asyncio.run(scenario())
+
+
+def stored_game(game_id: str, status: str, age: timedelta, idle: timedelta,
+                seats: tuple[SeatData, ...]) -> GameData:
+    """A game created ``age`` ago and last changed ``idle`` ago, with two events."""
+    moment = now()
+    return GameData(id=game_id, game="hill218", options={}, mode="friend", seed=1,
+                    status=status, result=None, created=moment - age, updated=moment - idle,
+                    seats=list(seats),
+                    events=[EventData(None, {"deal": 1}), EventData(0, {"play": 2}, "r0")])
+
+
+def rows_of(storage: Storage, game_ids: set[str]) -> dict[str, int]:
+    with storage.engine.connect() as db:
+        return {table.name: db.scalar(select(func.count()).select_from(table)
+                                      .where(table.c.game_id.in_(game_ids)))
+                for table in (EVENTS, SEATS)}
+
+
+def test_games_nobody_joined_or_played_expire(database_url: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage_module, "EXPIRY_BATCH", 2)  # several transactions
+    joined, waiting = SeatData(0, "human", joined=True), SeatData(1, "human", joined=False)
+    friend = SeatData(1, "human", joined=True)
+    computer = SeatData(1, "ai", "easy")  # never marked joined, never waited for
+    day, hour = timedelta(days=1), timedelta(hours=1)
+    games = {
+        "over-unjoined": ("over", 60 * day, 60 * day, (joined, waiting)),
+        "old-invite": ("waiting", 8 * day, 8 * day, (joined, waiting)),
+        "old-invite-2": ("waiting", 9 * day, hour, (joined, waiting)),
+        "fresh-invite": ("waiting", hour, hour, (joined, waiting)),
+        "idle-31-days": ("playing", 40 * day, 31 * day, (joined, friend)),
+        "idle-vs-ai": ("playing", 31 * day, 31 * day, (joined, computer)),
+        "active-vs-ai": ("playing", 40 * day, hour, (joined, computer)),
+    }
+    expired = {"old-invite", "old-invite-2", "idle-31-days", "idle-vs-ai"}
+    storage = Storage(database_url)
+    for game_id, (status, age, idle, seats) in games.items():
+        storage.create_game(stored_game(game_id, status, age, idle, seats))
+    listener = None
+    if storage.notifies:
+        import psycopg
+
+        listener = psycopg.connect(**connect_args(storage.engine.url), autocommit=True)
+        listener.execute(f"LISTEN {CHANNEL}")
+
+    moment = now()
+    gone = storage.expire_games(unjoined_before=moment - 7 * day,
+                                idle_before=moment - 30 * day)
+    assert sorted(gone) == sorted(expired)
+    assert all(storage.load_game(g) is None for g in expired)
+    kept = set(games) - expired
+    assert all(len(storage.load_game(g).events) == 2 for g in kept)  # type: ignore[union-attr]
+    assert rows_of(storage, expired) == {"events": 0, "seats": 0}
+    assert rows_of(storage, kept) == {"events": 2 * len(kept), "seats": 2 * len(kept)}
+    assert storage.expire_games(moment - 7 * day, moment - 30 * day) == []
+    if listener is not None:
+        notices = [json.loads(n.payload) for n in listener.notifies(timeout=2.0,
+                                                                     stop_after=len(expired))]
+        listener.close()
+        assert sorted(n["game"] for n in notices) == sorted(expired)
+        assert all("version" not in n for n in notices)
+    storage.close()
+
+
+def test_a_database_made_before_the_index_gets_it_when_opened(database_url: str) -> None:
+    storage = Storage(database_url)
+    with storage.engine.begin() as db:
+        db.execute(text("DROP INDEX games_status_updated"))
+    storage.close()
+    storage = Storage(database_url)
+    assert "games_status_updated" in {i["name"] for i in inspect(storage.engine)
+                                      .get_indexes("games")}
+    storage.close()
+
+
+def test_the_write_ahead_log_comes_back_under_its_limit(tmp_path: Path) -> None:
+    """Readers that never stop keep a ``PASSIVE`` checkpoint from starting the log over: a
+    flood of writes must still see its log emptied once it is over ``wal_limit_bytes``, and no
+    write held up for long while that is done."""
+    path, limit = tmp_path / "games.db", 256 * 1024
+    wal = Path(f"{path}-wal")
+    storage = Storage(f"sqlite:///{path}", wal_limit_bytes=limit, checkpoint_seconds=0.05)
+    storage.create_game(stored_game("flood", "playing", timedelta(0), timedelta(0),
+                                    (SeatData(0, "human", joined=True),)))
+    stop, reads = threading.Event(), [0, 0]
+
+    def read(who: int) -> None:
+        reader = sqlite3.connect(path, isolation_level=None)
+        while not stop.is_set():
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*), max(length(action)) FROM events").fetchall()
+            reader.execute("COMMIT")
+            reads[who] += 1
+        reader.close()
+
+    async def flood() -> tuple[int, float]:
+        largest, slowest, pad = 0, 0.0, "x" * 16_000
+        for i in range(2, 202):  # about 3.2 MB of events, a commit each, as the server writes
+            start = time.monotonic()
+            await storage.write(storage.append_events, "flood", i, [EventData(0, {"pad": pad})],
+                                "playing", None)
+            slowest = max(slowest, time.monotonic() - start)
+            largest = max(largest, wal.stat().st_size)
+        return largest, slowest
+
+    readers = [threading.Thread(target=read, args=(who,)) for who in (0, 1)]
+    for reader in readers:
+        reader.start()
+    try:
+        largest, slowest = asyncio.run(flood())
+        assert largest > limit
+        assert slowest < 2.5  # not a busy timeout (5 s) of the writer
+        deadline = time.monotonic() + 5.0
+        while wal.stat().st_size > limit:
+            assert time.monotonic() < deadline, f"the log stays at {wal.stat().st_size} bytes"
+            time.sleep(0.05)
+        before = list(reads)
+        time.sleep(0.2)
+        assert all(after > then for after, then in zip(reads, before, strict=True))
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join()
+        storage.close()
+    assert os.path.getsize(path) > 3_000_000  # the events reached the database file

@@ -8,6 +8,8 @@ import gc
 import logging
 import re
 import sys
+from importlib.util import find_spec
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -24,6 +26,9 @@ from warboard.server.storage import Storage
 # WebSocket frames up to this size reach the app, which refuses messages over 64 KiB with an
 # error message; a larger frame closes the connection (code 1009).
 WS_FRAME_LIMIT = 1024 * 1024
+# A request whose request line and headers are larger is answered 431 (http_limits), WebSocket
+# upgrades included; the browser's requests carry a few hundred bytes of them.
+MAX_HEADER_BYTES = ServerSettings().max_header_bytes  # the default limit on a request head
 # The server asks each board's legal plays a few times only (its AI thinks in worker processes).
 SERVER_PLAYS_CACHE_BOARDS = 256
 TOKEN_IN_URL = re.compile(r"(\btokens?=)[^&\s\"]+")
@@ -39,10 +44,25 @@ class HideTokens(logging.Filter):
         return True
 
 
-def server_config(app: FastAPI, host: str, port: int) -> uvicorn.Config:
-    """Uvicorn's settings, with tokens kept out of its log."""
+def http_settings(max_header_bytes: int) -> dict[str, Any]:
+    """Uvicorn's HTTP protocol, with request heads limited to ``max_header_bytes``: httptools
+    with a 431 (``HeaderLimitProtocol``), or where httptools is not installed h11 with its own
+    limit on an unfinished head, which answers 400."""
+    if find_spec("httptools") is None:
+        return {"http": "h11", "h11_max_incomplete_event_size": max_header_bytes}
+    from warboard.server.http_limits import limited_protocol
+
+    return {"http": limited_protocol(max_header_bytes)}
+
+
+def server_config(app: FastAPI, host: str, port: int,
+                  settings: ServerSettings | None = None) -> uvicorn.Config:
+    """Uvicorn's settings: request heads limited, the trusted proxies (``settings``), tokens
+    kept out of its log."""
+    settings = settings if settings is not None else ServerSettings()
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_FRAME_LIMIT,
-                            log_level="info")
+                            log_level="info", forwarded_allow_ips=settings.forwarded_allow_ips,
+                            **http_settings(settings.max_header_bytes))
     for name in ("uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, HideTokens) for f in logger.filters):
@@ -86,7 +106,7 @@ def run_serve(args: argparse.Namespace) -> int:
           + (f"  {shared}\n" if shared else "")
           + f"  the computer thinks {ai.describe()}\n"
           f"  press Ctrl+C to stop", flush=True)
-    server = uvicorn.Server(server_config(app, args.host, args.port))
+    server = uvicorn.Server(server_config(app, args.host, args.port, settings))
     calm_garbage_collector()
     server.run()
     return 0 if server.started else 1

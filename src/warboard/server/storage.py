@@ -14,7 +14,10 @@ time, and its busy handler sleeps in growing steps); the reads run in worker thr
 A SQLite file is opened with ``journal_mode=WAL`` and ``synchronous=NORMAL``: readers do not
 block the writer, and a commit does not wait for the disk (docs/server-api.md says what that
 means for durability). The write-ahead log is copied into the database file (and the disk
-synced) by a thread of its own every second, never by a commit as SQLite would do by itself.
+synced) by a thread of its own every second, never by a commit as SQLite would do by itself;
+the log is kept near ``wal_limit_bytes`` (``Checkpointer``).
+
+Games nobody joined or played for a while are deleted by ``expire_games``; finished games stay.
 
 On PostgreSQL every write also sends a notification on the channel ``warboard_games`` (``NOTIFY``
 in the same transaction, so it is delivered only once the write is committed, and never for one
@@ -27,10 +30,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -44,12 +48,16 @@ from sqlalchemy import (
     DateTime,
     Engine,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
+    and_,
     create_engine,
+    delete,
     event,
     insert,
+    or_,
     select,
     text,
     update,
@@ -77,11 +85,15 @@ class _RolledBack(Exception):
 
 CHANNEL = "warboard_games"  # PostgreSQL's notification channel of the games' changes
 OVER = "over"  # the status of a finished game: it takes no more events
+HUMAN = "human"  # the kind of a seat a person holds (with a token)
 SCHEMA_LOCK = int.from_bytes(b"warboard", "big")  # PostgreSQL advisory lock: creating tables
 # WAL, no fsync per commit, and no automatic checkpoint (the ``Checkpointer`` thread does it)
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
                   "PRAGMA wal_autocheckpoint=0")
 CHECKPOINT_SECONDS = 1.0
+WAL_LIMIT_BYTES = 64 * 1024 * 1024  # a larger write-ahead log is emptied (``Checkpointer``)
+TRUNCATE_WAIT_MS, TRUNCATE_TRIES = 100, 3  # how long the writes may be held off to empty it
+EXPIRY_BATCH = 500  # games deleted in one transaction by ``expire_games``
 
 T = TypeVar("T")
 
@@ -107,6 +119,7 @@ class Base(DeclarativeBase):
 
 class GameRow(Base):
     __tablename__ = "games"
+    __table_args__ = (Index("games_status_updated", "status", "updated"),)
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -217,39 +230,81 @@ def _reason(exc: SQLAlchemyError) -> object:
     return exc.orig if isinstance(exc, DBAPIError) and exc.orig else exc
 
 
-def _tune_sqlite(engine: Engine) -> None:
-    """Open every SQLite connection in WAL mode with ``synchronous=NORMAL``."""
+def _utc(moment: datetime) -> datetime:
+    """``moment`` in UTC, as the columns hold it (a naive one is taken to be UTC)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _tune_sqlite(engine: Engine, wal_limit_bytes: int) -> None:
+    """Open every SQLite connection in WAL mode with ``synchronous=NORMAL``, and a log cut
+    back to ``wal_limit_bytes`` whenever it starts over."""
+    pragmas = (*SQLITE_PRAGMAS, f"PRAGMA journal_size_limit={int(wal_limit_bytes)}")
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, record: Any) -> None:
         cursor = dbapi_connection.cursor()
         try:
-            for pragma in SQLITE_PRAGMAS:
+            for pragma in pragmas:
                 cursor.execute(pragma)
         finally:
             cursor.close()
 
 
 class Checkpointer:
-    """Copies a SQLite file's write-ahead log into the database every ``CHECKPOINT_SECONDS``
-    in a thread of its own. A ``PASSIVE`` checkpoint never blocks the writer, so the commits
-    never wait for the disk syncs of a checkpoint."""
+    """Copies a SQLite file's write-ahead log into the database every ``interval`` seconds in a
+    thread of its own. A ``PASSIVE`` checkpoint never blocks the writer, so the commits never
+    wait for the disk syncs of a checkpoint; but it cannot start the log over while readers
+    keep reading it, so under a steady flow of reads and writes the log would grow without end.
 
-    def __init__(self, engine: Engine) -> None:
+    When the log is over ``limit_bytes`` it is emptied instead, by ``TRUNCATE`` checkpoints run
+    in the storage's ``writer`` thread: the writes queue behind them (no write can slip in
+    between two tries), each try waits at most ``TRUNCATE_WAIT_MS`` for the readers, and after
+    ``TRUNCATE_TRIES`` the log is left to the next round. A first try may spend its wait on a
+    reader's slot that new readers keep taking (SQLite waits for the slot it saw first); by
+    then every reader reads the last commit, and the next try finds the log free."""
+
+    def __init__(self, engine: Engine, interval: float, limit_bytes: int,
+                 writer: Executor) -> None:
         self._engine = engine
+        self._interval = interval
+        self._limit = limit_bytes
+        self._writer = writer
+        self._wal = f"{engine.url.database}-wal"
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="warboard-checkpoint",
                                         daemon=True)
         self._thread.start()
 
+    def _wal_bytes(self) -> int:
+        try:
+            return os.stat(self._wal).st_size
+        except OSError:  # none yet
+            return 0
+
     def _run(self) -> None:
-        while not self._stop.wait(CHECKPOINT_SECONDS):
+        while not self._stop.wait(self._interval):
             try:
-                with self._engine.connect() as db:
-                    db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                if self._wal_bytes() > self._limit:
+                    self._writer.submit(self._empty).result()
+                else:
+                    with self._engine.connect() as db:
+                        db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
             except SQLAlchemyError as exc:
-                log.warning("SQLite checkpoint failed (tried again in %.0f s): %s",
-                            CHECKPOINT_SECONDS, _reason(exc))
+                log.warning("SQLite checkpoint failed (tried again in %.1f s): %s",
+                            self._interval, _reason(exc))
+
+    def _empty(self) -> None:
+        """``TRUNCATE`` checkpoints until one empties the log (at most ``TRUNCATE_TRIES``)."""
+        with self._engine.connect() as db:
+            usual = db.exec_driver_sql("PRAGMA busy_timeout").scalar()
+            db.exec_driver_sql(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
+            try:
+                for _ in range(TRUNCATE_TRIES):
+                    busy = db.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()[0]
+                    if not busy:
+                        return
+            finally:
+                db.exec_driver_sql(f"PRAGMA busy_timeout={int(usual)}")
 
     def close(self) -> None:
         self._stop.set()
@@ -261,18 +316,24 @@ def _sqlite_file(engine: Engine) -> bool:
 
 
 class Storage:
-    """The database behind the server; creates its tables when they are missing."""
+    """The database behind the server; creates its tables (and indexes) when they are missing.
 
-    def __init__(self, url: str) -> None:
+    ``wal_limit_bytes`` and ``checkpoint_seconds``: with a SQLite file, the size over which its
+    write-ahead log is emptied, and how often it is checkpointed (``Checkpointer``)."""
+
+    def __init__(self, url: str, *, wal_limit_bytes: int = WAL_LIMIT_BYTES,
+                 checkpoint_seconds: float = CHECKPOINT_SECONDS) -> None:
         try:
             self.engine = create_engine(url)
             if _sqlite_file(self.engine):
-                _tune_sqlite(self.engine)
+                _tune_sqlite(self.engine, wal_limit_bytes)
             with self.engine.begin() as db:
                 if db.dialect.name == "postgresql":
                     # server processes starting together create the tables one at a time
                     db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
                 Base.metadata.create_all(db)
+                for index in GAMES.indexes:  # create_all leaves the tables already there alone
+                    index.create(db, checkfirst=True)
         except ModuleNotFoundError as exc:
             hint = (" (install the 'postgres' extra: pip install 'warboard[postgres]')"
                     if "psycopg" in str(exc) else "")
@@ -283,16 +344,18 @@ class Storage:
         self.origin = secrets.token_hex(8)  # this Storage's name in its notifications
         self.notifies = self.engine.dialect.name == "postgresql"
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warboard-writer")
-        self._checkpointer = Checkpointer(self.engine) if _sqlite_file(self.engine) else None
+        self._checkpointer = (Checkpointer(self.engine, checkpoint_seconds, wal_limit_bytes,
+                                           self._writer)
+                              if _sqlite_file(self.engine) else None)
 
     def describe(self) -> str:
         """The database URL with any password hidden."""
         return self.engine.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
-        self._writer.shutdown(wait=True)
-        if self._checkpointer is not None:
+        if self._checkpointer is not None:  # first: it may hand the writer a checkpoint
             self._checkpointer.close()
+        self._writer.shutdown(wait=True)
         self.engine.dispose()
 
     async def write(self, call: Callable[..., T], *args: Any) -> T:
@@ -413,6 +476,40 @@ class Storage:
         except _RolledBack:
             return False
         return True
+
+    def expire_games(self, unjoined_before: datetime, idle_before: datetime) -> list[str]:
+        """Delete the games that are not over and either still wait for a human seat that
+        never joined and were created before ``unjoined_before``, or were last changed before
+        ``idle_before``: their events, seats and row, ``EXPIRY_BATCH`` games a transaction (so
+        a long backlog never holds the database for long). Finished games are kept. The ids
+        of the games deleted.
+
+        On PostgreSQL the games are locked as they are chosen and a game another transaction
+        holds is left for the next time; each deleted game is notified (with no version)."""
+        unjoined = (select(SEATS.c.game_id)
+                    .where(SEATS.c.game_id == GAMES.c.id, SEATS.c.kind == HUMAN,
+                           SEATS.c.joined.is_(False))
+                    .exists())
+        chosen = (select(GAMES.c.id)
+                  # not ``!=``: a range on each side of it can use the index (status, updated)
+                  .where(or_(GAMES.c.status < OVER, GAMES.c.status > OVER),
+                         or_(GAMES.c.updated < _utc(idle_before),
+                             and_(GAMES.c.created < _utc(unjoined_before), unjoined)))
+                  .limit(EXPIRY_BATCH)
+                  .with_for_update(skip_locked=True))
+        expired: list[str] = []
+        while True:
+            with self._transaction("cannot delete the expired games") as db:
+                ids = list(db.scalars(chosen))
+                if ids:
+                    for rows in (EVENTS, SEATS):
+                        db.execute(delete(rows).where(rows.c.game_id.in_(ids)))
+                    db.execute(delete(GAMES).where(GAMES.c.id.in_(ids)))
+                    for game_id in ids:
+                        self._notify(db, game_id)
+            expired += ids
+            if len(ids) < EXPIRY_BATCH:
+                return expired
 
     @staticmethod
     def _insert_events(db: Connection, game_id: str, first_index: int,
