@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, inspect, select, text
+from sqlalchemy import func, inspect, select, text, update
 
 from test_server import locked
 from warboard.server import storage as storage_module
@@ -28,9 +28,11 @@ from warboard.server import tables as tables_module
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import connect_args
 from warboard.server.messages import CreateGame, Refused
+from warboard.server.settings import ServerSettings
 from warboard.server.storage import (
     CHANNEL,
     EVENTS,
+    GAMES,
     SEATS,
     EventData,
     GameData,
@@ -326,3 +328,46 @@ def test_the_write_ahead_log_comes_back_under_its_limit(tmp_path: Path) -> None:
             reader.join()
         storage.close()
     assert os.path.getsize(path) > 3_000_000  # the events reached the database file
+
+
+class Watcher:
+    """A subscriber keeping the states it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.states: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.states.append(json.loads(text))
+
+
+def test_the_tables_expire_games_by_their_settings(database_url: str) -> None:
+    """``Tables.expire`` deletes what the settings' ages say, and a game still in memory ends
+    for whoever watches it ("expired"), taking no more plays."""
+
+    async def scenario() -> None:
+        storage = Storage(database_url)
+        settings = ServerSettings(invite_expiry_hours=2, idle_expiry_days=3)
+        tables = Tables(storage, AIRunner(0), settings=settings)
+        fresh = await tables.create(CreateGame(game="hill218", mode="friend"))
+        old = await tables.create(CreateGame(game="hill218", mode="friend"))
+        idle = await tables.create(CreateGame(game="hill218", mode="hotseat"))
+        with storage.engine.begin() as db:
+            db.execute(update(GAMES).where(GAMES.c.id == old.id)
+                       .values(created=now() - timedelta(hours=3)))
+            db.execute(update(GAMES).where(GAMES.c.id == idle.id)
+                       .values(updated=now() - timedelta(days=4)))
+        table = await tables.get(old.id)
+        watcher = Watcher(0)
+        table.subscribe(watcher)
+        assert sorted(await tables.expire()) == sorted([old.id, idle.id])
+        assert watcher.states[-1]["status"] == "over"
+        assert watcher.states[-1]["result"] == {"abandoned": True, "by": None, "how": "expired"}
+        with pytest.raises(Refused, match="the game is over"):
+            await table.play(0, watcher.states[0]["legal"][0], table.version, "late")
+        with pytest.raises(Refused, match="no game"):
+            await tables.get(idle.id)
+        assert (await tables.get(fresh.id)).status == "waiting"
+        storage.close()
+
+    asyncio.run(scenario())
