@@ -711,9 +711,10 @@ class Tables:
             return
         idle = self.settings.ai_game_idle_minutes * 60
         moment = time.monotonic()
-        live = [t for t in self._ai_games.get(client, ())
+        live = [t for t in self._ai_games.pop(client, ())
                 if t.status != OVER and moment - t.played < idle]
-        self._ai_games[client] = live
+        if live:
+            self._ai_games[client] = live
         if len(live) >= cap:
             wait = min(t.played for t in live) + idle - moment
             raise TooMany(f"you have {len(live)} games against the computer going, the most "
