@@ -296,7 +296,7 @@ class Checkpointer:
     def _empty(self) -> None:
         """``TRUNCATE`` checkpoints until one empties the log (at most ``TRUNCATE_TRIES``)."""
         with self._engine.connect() as db:
-            usual = db.exec_driver_sql("PRAGMA busy_timeout").scalar()
+            usual = db.exec_driver_sql("PRAGMA busy_timeout").scalar_one()
             db.exec_driver_sql(f"PRAGMA busy_timeout={TRUNCATE_WAIT_MS}")
             try:
                 for _ in range(TRUNCATE_TRIES):
