@@ -11,7 +11,7 @@ import { renderHand } from "./hand.js";
 import { renderSeats } from "./panel.js";
 import { Picker } from "./picker.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
-import { actionText, playerLabel, resultText, ruleset, seatName, unitTitle } from "./units.js";
+import { actionText, loadRuleset, playerLabel, resultText, seatName, unitTitle } from "./units.js";
 
 export async function showReplay(root, id) {
   const hashToken = tokenFromHash();
@@ -43,7 +43,8 @@ export async function showReplay(root, id) {
   mount(root, h("p", { class: "loading" }, "Loading the record…"));
   const load = async (token) => {
     try {
-      return await api.record(id, token);
+      const record = await api.record(id, token);
+      return { ...record, rules: await loadRuleset(record.game) };
     } catch (e) {
       showReplayError(root, id, e);
       return null;
@@ -81,7 +82,7 @@ class Replay {
     this.record = record;
     this.tokens = tokens;
     this.load = load;
-    this.rules = ruleset(record.game);
+    this.rules = record.rules;
     this.i = 0;
     this.timer = null;
     this.build();

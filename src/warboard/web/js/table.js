@@ -13,7 +13,7 @@ import { renderLog, renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
 import {
-  playerLabel, resultText, ruleset, seatName, unitCount, unitInfo, unitTitle,
+  loadRuleset, playerLabel, resultText, seatName, unitCount, unitInfo, unitTitle,
 } from "./units.js";
 
 export async function showTable(root, id) {
@@ -27,10 +27,12 @@ export async function showTable(root, id) {
   mount(root, h("p", { class: "loading" }, "Loading the game…"));
 
   let first;
+  let rules;
   const token = fromLink ? hashToken
     : entry.tokens ? entry.tokens[entry.seat ?? 0] ?? entry.token : entry.token;
   try {
     first = await api.game(id, token);
+    if (first.game !== "holdtheline") rules = await loadRuleset(first.game);
   } catch (err) {
     mount(root, h("div", { class: "notice error" },
       h("h1", {}, err.status === 404 ? "No such game" : "This game cannot be opened"),
@@ -52,16 +54,16 @@ export async function showTable(root, id) {
     showHtlTable(root, id, first, getGame(id));
     return;
   }
-  new Table(root, id, first, getGame(id));
+  new Table(root, id, first, getGame(id), rules);
 }
 
 class Table {
-  constructor(root, id, first, entry) {
+  constructor(root, id, first, entry, rules) {
     this.root = root;
     this.id = id;
     this.entry = entry;
     this.mode = first.mode;
-    this.rules = ruleset(first.game);
+    this.rules = rules;
     this.players = first.players || [];
     this.hotseat = this.mode === "hotseat" && entry.tokens;
     this.states = {}; // seat (or "spectator") -> last state message

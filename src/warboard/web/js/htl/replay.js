@@ -10,7 +10,7 @@ import { showReplayError } from "../common.js";
 import { h, mount } from "../dom.js";
 import { icon } from "../icons.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
-import { actionText, resultLine, sideColour, sideTitle } from "./names.js";
+import { actionText, loadTables, resultLine, sideColour, sideTitle } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 
 const STEP_MS = 750; // autoplay: one decision or die per tick
@@ -19,7 +19,7 @@ export async function showHtlReplay(root, id, token) {
   mount(root, h("p", { class: "loading" }, "Loading the replay…"));
   let data;
   try {
-    data = await api.replay(id, token);
+    [data] = await Promise.all([api.replay(id, token), loadTables()]);
   } catch (e) {
     showReplayError(root, id, e);
     return null;

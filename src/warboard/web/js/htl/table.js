@@ -14,17 +14,24 @@ import { toast } from "../toast.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
 import {
   DECISION_TYPES, KINDS, TERRAIN, actionHex, actionText, apText, decisionPrompt, hexKey, hexText,
-  hitText, leaderById, leaderName, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
+  hitText, leaderById, leaderName, loadTables, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
 } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 
-export function showHtlTable(root, id, first, entry) {
+export async function showHtlTable(root, id, first, entry) {
+  try {
+    await loadTables();
+  } catch (e) {
+    mount(root, h("div", { class: "notice error" }, h("h1", {}, "This game cannot be opened"),
+      h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    return null;
+  }
   return new HtlTable(root, id, first, entry || {});
 }
 
 /** Draw the hand-made fixture (js/htl/fixture.js) without a server, for development. */
 export async function showFixture(root) {
-  const { FIXTURE_STATE } = await import("./fixture.js");
+  const [{ FIXTURE_STATE }] = await Promise.all([import("./fixture.js"), loadTables()]);
   return new HtlTable(root, "fixture", structuredClone(FIXTURE_STATE), {}, { offline: true });
 }
 
