@@ -3,13 +3,12 @@
 // Hold the Line games get their own drawing (js/htl/replay.js).
 
 import { api } from "./api.js";
-import { showReplayError } from "./common.js";
 import { Board } from "./board.js";
 import { h, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { renderSeats } from "./panel.js";
 import { Picker } from "./picker.js";
-import { ReplayView } from "./replayview.js";
+import { ReplayView, showReplayError } from "./replayview.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
 import { actionText, loadRuleset, playerLabel, resultText, seatName, unitTitle } from "./units.js";
 
@@ -57,7 +56,7 @@ export async function showReplay(root, id) {
 }
 
 /** One sentence for step i (the move from frame i to frame i+1). */
-export function stepText(rules, steps, frames, i) {
+function stepText(rules, steps, frames, i) {
   const st = steps[i];
   const before = frames[i];
   if (!st) return "";

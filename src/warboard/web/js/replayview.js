@@ -177,3 +177,12 @@ export class ReplayView {
     if (current && box) box.scrollTop = Math.max(0, current.offsetTop - box.offsetTop - box.clientHeight / 2);
   }
 }
+
+/** The notice in `root` when the replay of game `id` could not be loaded (error `e`). */
+export function showReplayError(root, id, e) {
+  mount(root, h("div", { class: "notice error" },
+    h("h1", {}, e.status === 409 ? "The game is not over yet" : "No replay"),
+    h("p", {}, e.status === 409 ? "A replay opens once the game has ended." : e.message),
+    h("p", {}, h("a", { href: `/play/${encodeURIComponent(id)}` }, "Back to the game"), " · ",
+      h("a", { href: "/" }, "Lobby"))));
+}

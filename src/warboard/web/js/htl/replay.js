@@ -3,9 +3,8 @@
 // drawn with the table's own board and panels, every decision and die a step.
 
 import { api } from "../api.js";
-import { showReplayError } from "../common.js";
 import { h, mount } from "../dom.js";
-import { ReplayView } from "../replayview.js";
+import { ReplayView, showReplayError } from "../replayview.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
 import { actionText, loadTables, resultLine, sideColour, sideTitle } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
