@@ -2,7 +2,7 @@
 
 Hot-seat games are played to the end with random legal plays over the WebSocket; the replay's
 views, rebuilt from its start and each step's change the way the browser rebuilds them
-(js/htl/replay.js ``applyChange``), must be exactly the seat's record frames, and its actions
+(js/replayview.js ``applyChange``), must be exactly the seat's record frames, and its actions
 the record's events; a spectator's replay of a card game must hide what the seats hid.
 """
 

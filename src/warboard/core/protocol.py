@@ -113,6 +113,13 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     return outcomes[-1][0]
 
 
+def public_data(game: Game) -> dict[str, JSON]:
+    """What a client may show of ``game``'s rules (its units, terrain, names), as JSON-ready
+    data: the game's own ``public_data()``, or nothing for a game without one."""
+    own = getattr(game, "public_data", None)
+    return own() if own is not None else {}
+
+
 def outcome_probabilities_ok(outcomes: Sequence[tuple[Action, float]]) -> bool:
     """True when the probabilities of a chance node are positive and sum to one."""
     return bool(outcomes) and all(p > 0 for _, p in outcomes) and abs(

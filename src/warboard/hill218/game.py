@@ -7,7 +7,7 @@ from typing import Any
 
 from warboard.core.errors import IllegalActionError
 from warboard.hill218 import actions as act
-from warboard.hill218.ruleset import RULESETS, Ruleset, load_ruleset
+from warboard.hill218.ruleset import RULESETS, Ruleset, load_ruleset, unit_title
 from warboard.hill218.state import DEAL, CardState
 
 
@@ -104,6 +104,29 @@ class CardGame:
 
     def describe_seats(self) -> tuple[str, str]:
         return ("South", "North")
+
+    def public_data(self) -> dict[str, Any]:
+        """The ruleset for a client's labels and diagrams (``GET /api/rules/{game}``); the
+        diagrams in the owner's frame, +dy forward."""
+        r = self.rules
+
+        def cells(offsets: Any) -> list[list[int]]:
+            return [[dx, dy] for dx, dy in offsets]
+
+        return {
+            "game": r.name, "title": r.title, "supply_model": r.supply_model,
+            "strike_name": r.strike_name, "strikes": r.strikes, "hill_name": r.hill_name,
+            "base_name": r.base_name, "support_name": r.support_name,
+            "handicap": {"option": r.handicap[0], "unit": r.handicap[1],
+                         "becomes": r.handicap[2]} if r.handicap else None,
+            "units": [{"name": u.name, "title": unit_title(r, u.name), "abbrev": u.abbrev,
+                       "count": u.count, "supply": cells(u.supply),
+                       "attack": {"combined": cells(o for o, ind in u.attack if not ind),
+                                  "individual": cells(o for o, ind in u.attack if ind)},
+                       "support": cells(u.support), "attacks": u.attacks,
+                       "counts_as": u.counts_as, "plays": u.plays, "drop": u.drop,
+                       "hit_becomes": u.hit_becomes} for u in r.units],
+        }
 
     def __repr__(self) -> str:
         return f"CardGame({self.name!r}, {self.options!r})"

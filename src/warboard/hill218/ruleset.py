@@ -127,6 +127,13 @@ class Ruleset:
         )
 
 
+def unit_title(rules: Ruleset, name: str) -> str:
+    """``heavy_weapons`` -> ``Heavy Weapons``; a word that is some unit's abbreviation stays
+    upper case (``light_gev`` -> ``Light GEV``)."""
+    abbrevs = {u.abbrev.lower() for u in rules.units}
+    return " ".join(w.upper() if w in abbrevs else w.capitalize() for w in name.split("_"))
+
+
 @cache
 def load_ruleset(name: str) -> Ruleset:
     """A packaged ruleset by name (``hill218`` or ``ogre218``)."""

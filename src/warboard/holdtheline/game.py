@@ -117,6 +117,22 @@ class HoldTheLineGame:
     def visible_to(self, state: Any, action: Any, seat: int) -> bool:
         return True
 
+    def public_data(self) -> dict[str, Any]:
+        """The terrain and unit tables for a client's labels and map key
+        (``GET /api/rules/{game}``): the same for every scenario."""
+        t = self.tables
+        return {
+            "game": self.name,
+            "terrain": {name: {"combat": x.combat, "movement": x.movement,
+                               "blocks_los": x.blocks_los, "morale": x.morale}
+                        for name, x in t.terrain.items()},
+            "units": {kind: {"label": u.label, "movement": u.movement, "fire": list(u.fire),
+                             "dice": u.dice, "close": u.close, "infantry": u.infantry,
+                             "max_mp": u.max_mp} for kind, u in t.units.items()},
+            "leader": {"movement": t.leader_movement, "escape": t.leader_escape},
+            "ap": dict(t.ap),
+        }
+
     def __repr__(self) -> str:
         return f"HoldTheLineGame({self.scenario.name!r}, {self.opts.to_json()!r})"
 

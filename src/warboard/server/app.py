@@ -12,11 +12,12 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -24,6 +25,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import warboard
+from warboard.core.protocol import public_data
+from warboard.core.registry import game_names, make_game
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
@@ -51,7 +54,8 @@ log = logging.getLogger("warboard.server")
 WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
 PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules")
 POLICY_VIOLATION = 1008  # WebSocket close code for an unknown game or a bad token
-UNCOUNTED = ("/api/health",)  # API paths outside the request quota (monitoring)
+UNCOUNTED = ("/api/health",)
+GAME_NAME_MAX_LENGTH = 40  # API paths outside the request quota (monitoring)
 
 NOT_INSTALLED = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>warboard</title></head>
@@ -140,6 +144,12 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     async def scenarios() -> dict[str, Any]:
         return {"scenarios": await asyncio.to_thread(scenario_list)}
 
+    @app.get("/api/rules/{game}")
+    async def game_rules(game: str = PathParam(max_length=GAME_NAME_MAX_LENGTH)) -> Response:
+        if game not in game_names():
+            raise Refused(f"no game {game!r}; games: {', '.join(game_names())}", 404)
+        return Response(await asyncio.to_thread(rules_data, game), media_type="application/json")
+
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> GameCreated:
         client = client_of(request.scope)
@@ -222,6 +232,12 @@ async def refuse_socket(websocket: WebSocket, refusal: Refused) -> None:
     await websocket.send_text(encode(error_message(refusal.message)))
     code = TRY_AGAIN_LATER if refusal.status == 503 else POLICY_VIOLATION
     await websocket.close(code, refusal.message[:100])
+
+
+@cache  # one entry per registered game: the name is checked first
+def rules_data(game: str) -> bytes:
+    """``GET /api/rules/{game}``: the game's public data (``Game.public_data``) as JSON text."""
+    return encode(public_data(make_game(game))).encode()
 
 
 @lru_cache(maxsize=1)

@@ -47,6 +47,7 @@ export const api = {
   games: (tokens) => call("GET", `/api/games${q({ tokens: tokens.join(",") })}`),
   record: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/record${q({ token })}`),
   replay: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/replay${q({ token })}`),
+  rules: (game) => call("GET", `/api/rules/${encodeURIComponent(game)}`),
   scenarios: () => call("GET", "/api/scenarios"),
 };
 

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { h, mount } from "./dom.js";
 import { allTokens, forgetGame, rememberGame } from "./store.js";
-import { resultText, ruleset, seatName } from "./units.js";
+import { loadRuleset, resultText, seatName } from "./units.js";
 
 const LEVELS = [
   ["easy", "Easy — greedy, plays at once"],
@@ -173,8 +173,10 @@ async function loadGames(el) {
     return;
   }
   let list;
+  const rulesets = { holdtheline: HTL_RULES };
   try {
     list = (await api.games(tokens)).games || [];
+    for (const game of new Set(list.map((g) => g.game))) rulesets[game] ??= await loadRuleset(game);
   } catch (e) {
     mount(el, h("p", { class: "form-error" }, `Could not load your games: ${e.message}`));
     return;
@@ -187,11 +189,10 @@ async function loadGames(el) {
     mount(el, h("p", { class: "muted" }, "No games yet."));
     return;
   }
-  mount(el, h("ul", { class: "game-list" }, list.map((g) => gameRow(g, el))));
+  mount(el, h("ul", { class: "game-list" }, list.map((g) => gameRow(g, rulesets[g.game], el))));
 }
 
-function gameRow(g, listEl) {
-  const rules = g.game === "holdtheline" ? HTL_RULES : ruleset(g.game);
+function gameRow(g, rules, listEl) {
   const hot = g.mode === "hotseat";
   const mode = g.mode === "ai" ? "vs computer" : g.mode === "friend" ? "vs a friend" : "hot-seat";
   let status = g.status === "waiting" ? "waiting for your friend" : g.status === "playing" ? "in play" : "over";

@@ -66,14 +66,3 @@ export function turnText({ rules, view, seat, status, result, thinking, names })
   return t === seat ? `Turn ${view.turn} — your turn, ${left}`
     : `Turn ${view.turn} — ${who(t)} to play, ${left}`;
 }
-
-/** The log, newest at the bottom; keeps the reader's scroll position unless at the end. */
-export function renderLog(el, lines) {
-  const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
-  const list = h("ol", { class: "log-lines" }, lines.map((line) => h("li", {
-    class: /wins|Draw|Game over/.test(line) ? "log-end"
-      : /destroys|damages/.test(line) ? "log-hit" : "",
-  }, line)));
-  mount(el, list);
-  if (atEnd) el.scrollTop = el.scrollHeight;
-}

@@ -3,7 +3,7 @@
 
 import { h, mount } from "./dom.js";
 import { attackDiagram } from "./diagram.js";
-import { RULESETS } from "./units.js";
+import { loadRuleset } from "./units.js";
 
 const sq = (cells) => {
   const key = cells.map(([x, y]) => `${x},${y}`).sort().join(" ");
@@ -33,10 +33,17 @@ function unitTable(rules) {
       h("td", {}, sq(u.supply), u.drop ? ", or drops" : "")))));
 }
 
-export function showRules(root) {
+export async function showRules(root) {
   document.title = "Rules — warboard";
-  const hill = RULESETS.hill218;
-  const ogre = RULESETS.ogre218;
+  let hill;
+  let ogre;
+  try {
+    [hill, ogre] = await Promise.all([loadRuleset("hill218"), loadRuleset("ogre218")]);
+  } catch (e) {
+    mount(root, h("div", { class: "notice error" }, h("h1", {}, "The rules cannot be shown"),
+      h("p", {}, e.message)));
+    return;
+  }
   mount(root, h("article", { class: "rules-page panel" },
     h("h1", {}, "How to play"),
     h("p", { class: "lede" }, "Both games are the same card-placement battle: build a supplied line from your ",

@@ -5,15 +5,15 @@
 // whenever the seat to decide is not the one shown, so a player never sees the other's hand.
 
 import { api } from "./api.js";
-import { aiModeLabel, connectSeats, invitePanel } from "./common.js";
 import { Board, boardChanges } from "./board.js";
 import { h, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
-import { renderLog, renderSeats, turnText } from "./panel.js";
+import { renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
+import { TableBase, renderLog } from "./tablebase.js";
 import {
-  playerLabel, resultText, ruleset, seatName, unitCount, unitInfo, unitTitle,
+  loadRuleset, playerLabel, resultText, seatName, unitCount, unitInfo, unitTitle,
 } from "./units.js";
 
 export async function showTable(root, id) {
@@ -27,10 +27,12 @@ export async function showTable(root, id) {
   mount(root, h("p", { class: "loading" }, "Loading the game…"));
 
   let first;
+  let rules;
   const token = fromLink ? hashToken
     : entry.tokens ? entry.tokens[entry.seat ?? 0] ?? entry.token : entry.token;
   try {
     first = await api.game(id, token);
+    if (first.game !== "holdtheline") rules = await loadRuleset(first.game);
   } catch (err) {
     mount(root, h("div", { class: "notice error" },
       h("h1", {}, err.status === 404 ? "No such game" : "This game cannot be opened"),
@@ -52,29 +54,24 @@ export async function showTable(root, id) {
     showHtlTable(root, id, first, getGame(id));
     return;
   }
-  new Table(root, id, first, getGame(id));
+  new Table(root, id, first, getGame(id), rules);
 }
 
-class Table {
-  constructor(root, id, first, entry) {
-    this.root = root;
-    this.id = id;
-    this.entry = entry;
-    this.mode = first.mode;
-    this.rules = ruleset(first.game);
-    this.players = first.players || [];
-    this.hotseat = this.mode === "hotseat" && entry.tokens;
-    this.states = {}; // seat (or "spectator") -> last state message
+class Table extends TableBase {
+  constructor(root, id, first, entry, rules) {
+    super(root, id, first, entry, first.mode === "hotseat" && !!entry.tokens);
+    this.rules = rules;
     this.shown = this.hotseat ? null : first.seat; // the seat whose view is on screen
-    this.thinking = null;
-    this.busy = false;
-    this.endShown = false;
     this.prevBoard = null;
     this.picker = new Picker();
     this.build();
     // draw the HTTP answer at once; the sockets then keep it current
     this.onState(first.seat ?? "spectator", { type: "state", last: null, ...first });
-    this.connect(first);
+    // a stale version: something happened since this tab looked; fetch the game again
+    this.connect(first, {
+      stale: /stale/i,
+      onRefused: () => this.picker.setLegal(this.current()?.legal || []),
+    });
   }
 
   build() {
@@ -119,12 +116,8 @@ class Table {
     });
   }
 
-  modeLabel() {
-    if (this.shown === null && !this.hotseat) return "spectating";
-    if (this.mode === "ai") return aiModeLabel(this.players);
-    if (this.mode === "friend") return "vs a friend";
-    if (this.mode === "hotseat") return "hot-seat";
-    return this.mode;
+  spectating() {
+    return this.shown === null;
   }
 
   labels() {
@@ -132,14 +125,6 @@ class Table {
       if (this.hotseat) return playerLabel(this.players[s], s, null);
       const label = playerLabel(this.players[s], s, this.shown);
       return label || (this.mode === "friend" && this.shown !== null ? "friend" : "");
-    });
-  }
-
-  connect(first) {
-    // a stale version: something happened since this tab looked; fetch the game again
-    connectSeats(this, first, {
-      stale: /stale/i,
-      onRefused: () => this.picker.setLegal(this.current()?.legal || []),
     });
   }
 
@@ -151,18 +136,18 @@ class Table {
     return this.states[this.shown ?? "spectator"];
   }
 
-  onState(k, msg) {
-    const prev = this.states[k];
-    if (prev && prev.version > msg.version) return; // a late message from before a reconnect
-    this.states[k] = msg;
-    if (msg.view?.to_move !== this.thinking) this.thinking = null;
+  received(k, msg, fresh) {
     const isShown = this.hotseat ? k === this.shown || this.shown === null : true;
-    if (isShown && (!prev || prev.version !== msg.version)) {
+    if (isShown && fresh) {
       this.busy = false;
       this.picker.setLegal(msg.legal || []);
     }
     if (this.hotseat) this.checkCurtain();
-    this.render();
+  }
+
+  /** The socket of the seat on screen (behind a hot-seat curtain: of the seat to act). */
+  socket() {
+    return this.sockets[this.hotseat ? this.shown ?? this.seatToAct() : this.shown ?? "spectator"];
   }
 
   // ------------------------------------------------------------------ hot-seat curtain
@@ -235,11 +220,8 @@ class Table {
       thinking: aiThinking,
       names: [0, 1].map((s) => (/^ai/.test(this.players[s] || "") ? `${seatName(s)} (AI)` : seatName(s))),
     });
-    mount(this.el.banner,
-      aiThinking !== null && !over ? h("span", { class: "spinner", "aria-hidden": "true" }) : null,
-      h("span", {}, banner));
-    this.el.banner.className = `turn-banner${myTurn ? " mine" : ""}${over ? " over" : ""}`
-      + (view.to_move >= 0 ? ` s${view.to_move}` : "");
+    this.renderBanner(banner, { mine: myTurn, over, cls: view.to_move >= 0 ? `s${view.to_move}` : "",
+      spinner: aiThinking !== null && !over });
 
     if (seat !== null && seat !== undefined) {
       renderHand(this.el.hand, {
@@ -263,16 +245,15 @@ class Table {
       if (this.hotseat) mount(this.el.hand, h("p", { class: "muted" }, "Cards hidden."));
     }
     renderSeats(this.el.seats, { rules: this.rules, view, labels: this.labels() });
-    renderLog(this.el.log, msg.log || []);
-    this.renderExtra(msg);
+    renderLog(this.el.log, (msg.log || []).map((text) => ({
+      text, cls: /destroys|damages/.test(text) ? "log-hit" : "" })));
+    this.renderExtra(msg, over, "Your friend has not opened the game yet. Send "
+      + `them this link; it gives them the ${seatName(1 - this.shown)} seat.`,
+    this.shown !== null && this.shown !== undefined || this.hotseat);
     this.resignBtn.hidden = over || seat === null || seat === undefined;
-    // a background tab shows whose move it is in its title
-    document.title = `${myTurn ? "● Your move — " : over ? "Game over — " : ""}${this.rules.short} — warboard`;
-    if (over && !this.endShown) {
-      this.endShown = true;
-      // let the last move's animation play before the end screen covers the board
-      setTimeout(() => this.showEnd(msg), changes.gone.length ? 900 : 200);
-    }
+    this.setTitle(myTurn, over, this.rules.short);
+    // let the last move's animation play before the end screen covers the board
+    this.endOnce(over, msg, changes.gone.length ? 900 : 200);
   }
 
   overlay() {
@@ -283,23 +264,6 @@ class Table {
     }
     o.preview = this.previewCells || [];
     return o;
-  }
-
-  renderExtra(msg) {
-    const parts = [];
-    const over = msg.view.phase === "over" || msg.status === "over";
-    if (this.mode === "friend" && this.entry.invite && !over && msg.status === "waiting") {
-      parts.push(invitePanel(this.entry.invite, "Your friend has not opened the game yet. Send "
-        + `them this link; it gives them the ${seatName(1 - this.shown)} seat.`));
-    }
-    if (over) {
-      parts.push(h("div", { class: "over-links panel" },
-        h("strong", {}, "Game over. "),
-        this.shown !== null && this.shown !== undefined || this.hotseat
-          ? h("a", { class: "btn", href: `/replay/${this.id}` }, "Watch the replay") : null,
-        h("a", { class: "btn primary", href: "/" }, "New game")));
-    }
-    mount(this.el.extra, ...parts);
   }
 
   showEnd(msg) {
@@ -324,25 +288,9 @@ class Table {
     const lost = (s) => Object.values(view.destroyed?.[s] || {}).reduce((a, b) => a + b, 0);
     const reason = quit ? `${mine && quit.by === seat ? "You" : seatName(quit.by)} resigned.`
       : r ? resultText(this.rules, r, seat) : "The game was ended.";
-    const close = () => {
-      this.el.end.hidden = true;
-    };
-    mount(this.el.end, h("div", { class: `end-card ${cls}`, role: "dialog", "aria-modal": "true",
-      "aria-labelledby": "end-title" },
-    h("h2", { id: "end-title" }, title),
-    h("p", { class: "end-reason" }, reason),
-    h("table", { class: "end-counts" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "Units counted"),
-        h("th", { scope: "col" }, "Cards destroyed"))),
-      h("tbody", {}, [0, 1].map((s) => h("tr", { class: `s${s}` },
-        h("th", { scope: "row" }, h("span", { class: `chip s${s}` }), seatName(s)),
-        h("td", {}, units[s]), h("td", {}, lost(s)))))),
-    h("div", { class: "end-buttons" },
-      h("a", { class: "btn", href: `/replay/${this.id}` }, "Watch the replay"),
-      h("a", { class: "btn primary", href: "/" }, "New game"),
-      h("button", { type: "button", class: "btn", onclick: close }, "Look at the board"))));
-    this.el.end.hidden = false;
-    this.el.end.querySelector(".btn.primary")?.focus();
+    this.endDialog({ title, cls, reason, columns: ["Units counted", "Cards destroyed"],
+      rows: [0, 1].map((s) => ({ cls: `s${s}`, chip: `s${s}`, name: seatName(s), cells: [units[s], lost(s)] })),
+      buttons: [this.replayLink(), h("a", { class: "btn primary", href: "/" }, "New game")] });
   }
 
   // ------------------------------------------------------------------ input
@@ -378,18 +326,11 @@ class Table {
 
   send(play) {
     if (!play) return;
-    const k = this.hotseat ? this.shown : this.shown ?? "spectator";
-    const sock = this.sockets[k];
+    const sock = this.socket();
     if (!sock) return;
     this.busy = true;
     sock.play(play);
     this.picker.reset();
     this.render();
-  }
-
-  resign() {
-    if (!confirm("Resign this game? It counts as a loss.")) return;
-    const k = this.hotseat ? this.shown ?? this.seatToAct() : this.shown;
-    this.sockets[k]?.resign();
   }
 }

@@ -1,65 +1,41 @@
-// The two rulesets as the client needs them: names, abbreviations, card counts and diagrams.
-// Mirrors src/warboard/hill218/rulesets/*.toml (the server never sends ruleset data); only
-// used for labels and the help diagrams, never to decide what is legal (the server's `legal`
-// list does that).
+// The two card games as the table names them: each ruleset as the server answers it
+// (GET /api/rules/{game}, fetched once), sentences for plays and results. Only used for labels
+// and the help diagrams, never to decide what is legal (the server's `legal` list does that).
 
-const ORTH = [[0, 1], [1, 0], [0, -1], [-1, 0]];
-const DIAG = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
-const ALL8 = [...ORTH, ...DIAG];
-const ARTY = [[-1, 2], [0, 2], [1, 2], [0, 3]];
+import { api } from "./api.js";
 
-function unit(name, title, abbr, count, supply, attack, needsSupport, support, extra = {}) {
-  return { name, title, abbrev: abbr, count, supply, attack, needsSupport, support, ...extra };
+const SHORT_TITLES = { hill218: "Hill 218", ogre218: "Ogre 218" };
+const RULESETS = {}; // game -> the promise of its ruleset
+
+/** The ruleset of `game` (hill218, ogre218), from the server once. */
+export function loadRuleset(game) {
+  RULESETS[game] ??= api.rules(game).then(fromServer, (e) => {
+    delete RULESETS[game];
+    throw e;
+  });
+  return RULESETS[game];
 }
 
-export const RULESETS = {
-  hill218: {
-    name: "hill218",
-    title: "The Battle for Hill 218",
-    short: "Hill 218",
-    strikeName: "Air Strike",
-    strikesName: "Air Strikes",
-    hillName: "Hill 218",
-    baseName: "base",
-    supportName: "support",
-    units: [
-      unit("infantry", "Infantry", "INF", 7, ORTH, ORTH, true, ORTH),
-      unit("heavy_weapons", "Heavy Weapons", "HW", 5, ORTH, DIAG, true, ALL8),
-      unit("special_forces", "Special Forces", "SF", 3, DIAG, ORTH, true, ORTH),
-      unit("tank", "Tank", "TNK", 3, ORTH, ORTH, false, ORTH),
-      unit("artillery", "Artillery", "ART", 3, ORTH, ARTY, false, ORTH),
-      unit("paratroopers", "Paratroopers", "PAR", 3, ORTH, ORTH, true, ORTH, { drop: true }),
-    ],
-  },
-  ogre218: {
-    name: "ogre218",
-    title: "Ogre: Objective 218",
-    short: "Ogre 218",
-    strikeName: "Cruise Missile",
-    strikesName: "Cruise Missiles",
-    hillName: "crater",
-    baseName: "command post",
-    supportName: "target",
-    units: [
-      unit("infantry", "Infantry", "INF", 7, ORTH, ORTH, true, ORTH),
-      unit("missile_tank", "Missile Tank", "MSL", 5, ORTH, DIAG, true, ALL8),
-      unit("gev", "GEV", "GEV", 3, DIAG, ORTH, true, ORTH),
-      unit("heavy_tank", "Heavy Tank", "HVY", 3, ORTH, ORTH, false, ORTH),
-      unit("howitzer", "Howitzer", "HOW", 3, ORTH, ARTY, false, ORTH),
-      unit("light_gev", "Light GEV", "LGV", 3, ORTH, ORTH, true, ORTH, { drop: true }),
-      unit("ogre", "Ogre", "OGR", 2, ALL8, ALL8, false, ALL8,
-        { attacks: 2, countsAs: 2, plays: 2, becomes: "damaged_ogre" }),
-      unit("damaged_ogre", "Damaged Ogre", "DOG", 0, ORTH, ORTH, false, ORTH,
-        { attacks: 2, countsAs: 1, plays: 2, damaged: true }),
-    ],
-  },
-};
+function fromServer(d) {
+  return {
+    name: d.game,
+    title: d.title,
+    short: SHORT_TITLES[d.game] || d.title,
+    strikeName: d.strike_name,
+    strikesName: `${d.strike_name}s`,
+    hillName: d.hill_name,
+    baseName: d.base_name,
+    supportName: d.support_name,
+    units: d.units.map((u) => ({
+      name: u.name, title: u.title, abbrev: u.abbrev, count: u.count, supply: u.supply,
+      attack: [...u.attack.combined, ...u.attack.individual],
+      needsSupport: u.attack.combined.length > 0, support: u.support, attacks: u.attacks,
+      countsAs: u.counts_as, drop: u.drop, becomes: u.hit_becomes,
+    })),
+  };
+}
 
 export const SEAT_NAMES = ["South", "North"];
-
-export function ruleset(name) {
-  return RULESETS[name] || RULESETS.hill218;
-}
 
 export function unitInfo(rules, name) {
   return rules.units.find((u) => u.name === name) || {

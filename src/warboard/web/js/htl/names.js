@@ -1,27 +1,47 @@
 // Hold the Line as the table shows it: names of sides, unit kinds and terrain, and sentences
 // for actions and prompts. Only labels: what is legal always comes from the server's `legal`.
 
-export const TERRAIN = {
-  clear: { title: "Clear", effect: "no effect" },
-  swamp: { title: "Swamp", effect: "impassable" },
-  waterway: { title: "Waterway", effect: "+1 to hit it · stops and ends the move · −1 morale" },
-  bridge: { title: "Bridge", effect: "crosses the waterway, no effect" },
-  ford: { title: "Ford", effect: "+1 to hit it · crosses the waterway" },
-  forest: { title: "Forest", effect: "−1 to hit it · stop on entering · blocks sight · +1 morale" },
-  hill: { title: "Hill", effect: "−1 to hit it · stop on entering · blocks sight · +1 morale" },
-  town: { title: "Town", effect: "−1 to hit it · blocks sight · +1 morale" },
-  fence: { title: "Fence", effect: "−1 to hit it · +1 morale" },
-  entrenchment: { title: "Entrenchment", effect: "−1 to hit it · stop on entering · blocks sight · +1 morale" },
-};
+import { api } from "../api.js";
 
-export const KINDS = {
-  regular: { title: "Regular infantry", short: "Inf", mark: "" },
-  elite: { title: "Elite infantry", short: "Inf", mark: "E" },
-  light: { title: "Light infantry", short: "Inf", mark: "Lt" },
-  militia: { title: "Militia", short: "Mil", mark: "M" },
-  dragoon: { title: "Dragoons", short: "Drg", mark: "" },
-  artillery: { title: "Artillery", short: "Art", mark: "" },
-};
+// the marks on the counters and what the terrain table does not say; the rest is the server's
+const MARKS = { elite: "E", light: "Lt", militia: "M" };
+const TERRAIN_NOTES = { bridge: "crosses the waterway", ford: "crosses the waterway" };
+const MOVEMENT_WORDS = { stop: "stop on entering", waterway: "stops and ends the move",
+  impassable: "impassable" };
+
+/** Terrain name -> {title, effect}, unit kind -> {title, mark}: filled by loadTables. */
+export const TERRAIN = {};
+export const KINDS = {};
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+const signed = (n) => (n > 0 ? `+${n}` : `−${-n}`);
+
+function terrainEffect(name, t) {
+  const parts = [t.combat ? `${signed(t.combat)} to hit it` : null, MOVEMENT_WORDS[t.movement],
+    t.blocks_los ? "blocks sight" : null, t.morale ? `${signed(t.morale)} morale` : null]
+    .filter(Boolean);
+  const note = TERRAIN_NOTES[name];
+  if (note) return parts.length ? [...parts, note].join(" · ") : `${note}, no effect`;
+  return parts.join(" · ") || "no effect";
+}
+
+let tables = null; // the promise of GET /api/rules/holdtheline, once
+
+/** Fill TERRAIN and KINDS from the server's tables (once); resolves when they are there. */
+export function loadTables() {
+  tables ??= api.rules("holdtheline").then((d) => {
+    for (const [name, t] of Object.entries(d.terrain)) {
+      TERRAIN[name] = { title: capital(name), effect: terrainEffect(name, t) };
+    }
+    for (const [kind, u] of Object.entries(d.units)) {
+      KINDS[kind] = { title: capital(u.label), mark: MARKS[kind] || "" };
+    }
+  }, (e) => {
+    tables = null;
+    throw e;
+  });
+  return tables;
+}
 
 // known sides get their historical colours; others fall back to the seat's colour
 const SIDE_STYLE = {

@@ -8,23 +8,30 @@
 // When several plays end in one hex (with or without a leader, a dragoon's fire after the
 // move), a small menu asks which.
 
-import { aiModeLabel, connectSeats, invitePanel } from "../common.js";
 import { h, mount, uuid } from "../dom.js";
+import { TableBase, renderLog } from "../tablebase.js";
 import { toast } from "../toast.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
 import {
   DECISION_TYPES, KINDS, TERRAIN, actionHex, actionText, apText, decisionPrompt, hexKey, hexText,
-  hitText, leaderById, leaderName, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
+  hitText, leaderById, leaderName, loadTables, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
 } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 
-export function showHtlTable(root, id, first, entry) {
+export async function showHtlTable(root, id, first, entry) {
+  try {
+    await loadTables();
+  } catch (e) {
+    mount(root, h("div", { class: "notice error" }, h("h1", {}, "This game cannot be opened"),
+      h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    return null;
+  }
   return new HtlTable(root, id, first, entry || {});
 }
 
 /** Draw the hand-made fixture (js/htl/fixture.js) without a server, for development. */
 export async function showFixture(root) {
-  const { FIXTURE_STATE } = await import("./fixture.js");
+  const [{ FIXTURE_STATE }] = await Promise.all([import("./fixture.js"), loadTables()]);
   return new HtlTable(root, "fixture", structuredClone(FIXTURE_STATE), {}, { offline: true });
 }
 
@@ -35,30 +42,21 @@ const actorOf = (a) => {
   return null;
 };
 
-class HtlTable {
+class HtlTable extends TableBase {
   constructor(root, id, first, entry, opts = {}) {
-    this.root = root;
-    this.id = id;
-    this.entry = entry;
+    super(root, id, first, entry, first.mode === "hotseat" && !!entry.tokens);
     this.offline = !!opts.offline;
-    this.mode = first.mode;
-    this.players = first.players || [];
-    this.hotseat = this.mode === "hotseat" && !!entry.tokens;
-    this.states = {};
     this.sel = null; // "u:ID" or "l:ID"
     this.menu = null; // {at, items}
-    this.busy = false;
-    this.thinking = null;
-    this.endShown = false;
     this.zoomSet = false;
-    this.build(first);
+    this.build();
     this.onState(first.seat ?? "spectator", { last: null, ...first });
-    if (!this.offline) this.connect(first);
+    if (!this.offline) this.connect(first, { stale: /stale|moved on|refresh/i });
   }
 
   // ------------------------------------------------------------------ layout
 
-  build(first) {
+  build() {
     const e = (this.el = {
       title: h("h1", { class: "game-title" }),
       banner: h("div", { class: "turn-banner", role: "status", "aria-live": "polite" }),
@@ -94,23 +92,18 @@ class HtlTable {
     };
     document.addEventListener("keydown", this.keyHandler);
     document.title = `Hold the Line — warboard`;
-    void first;
   }
 
   modeLabel() {
-    if (this.offline) return "fixture";
-    if (this.hotseat) return "hot-seat";
+    return this.offline ? "fixture" : super.modeLabel();
+  }
+
+  spectating() {
     const st = this.current();
-    if (st?.seat === null || st?.seat === undefined) return "spectating";
-    if (this.mode === "ai") return aiModeLabel(this.players);
-    return this.mode === "friend" ? "vs a friend" : this.mode;
+    return st?.seat === null || st?.seat === undefined;
   }
 
   // ------------------------------------------------------------------ the server
-
-  connect(first) {
-    connectSeats(this, first, { stale: /stale|moved on|refresh/i });
-  }
 
   /** The state on screen: in hot-seat games, the seat that is to decide. */
   current() {
@@ -125,23 +118,18 @@ class HtlTable {
     return this.states[keys[0]];
   }
 
-  socketFor(msg) {
+  socket() {
+    const msg = this.current();
     if (this.offline || !msg) return null;
     return this.sockets[msg.seat ?? "spectator"];
   }
 
-  onState(k, msg) {
-    const prev = this.states[k];
-    if (prev && prev.version > msg.version) return;
-    this.states[k] = msg;
-    if (msg.view?.to_move !== this.thinking) this.thinking = null;
-    if (!prev || prev.version !== msg.version) {
-      this.busy = false;
-      this.menu = null;
-      // keep the selection while the unit can still act
-      if (this.sel && !this.items(msg).some((it) => actorOf(it.a) === this.sel)) this.sel = null;
-    }
-    this.render();
+  received(k, msg, fresh) {
+    if (!fresh) return;
+    this.busy = false;
+    this.menu = null;
+    // keep the selection while the unit can still act
+    if (this.sel && !this.items(msg).some((it) => actorOf(it.a) === this.sel)) this.sel = null;
   }
 
   send(action) {
@@ -153,7 +141,7 @@ class HtlTable {
       this.render();
       return;
     }
-    const sock = this.socketFor(msg);
+    const sock = this.socket();
     if (!sock) return;
     this.busy = true;
     sock.version = msg.version;
@@ -168,19 +156,13 @@ class HtlTable {
       toast("(fixture) undo");
       return;
     }
-    const sock = this.socketFor(msg);
+    const sock = this.socket();
     if (!sock) return;
     this.busy = true;
     this.sel = null;
     this.menu = null;
     sock.send({ type: "undo", version: msg.version, request_id: uuid() });
     this.render();
-  }
-
-  resign() {
-    if (!confirm("Resign this game? It counts as a loss.")) return;
-    const msg = this.current();
-    this.socketFor(msg)?.resign();
   }
 
   // ------------------------------------------------------------------ what may be played
@@ -360,21 +342,21 @@ class HtlTable {
     mount(this.el.title, ...gameTitle(view, this.modeLabel()));
 
     this.board.render(view, this.overlay(msg, items));
-    this.renderBanner(msg, mine, over);
+    this.renderBanner(this.bannerText(msg, mine, over), { mine, over,
+      cls: `c-${view.to_move >= 0 ? sideColour(view, view.to_move) : ""}`,
+      spinner: this.thinking !== null && !over });
     renderTracks(this.el.tracks, view, msg, this.hotseat);
     this.renderActions(msg, items, mine);
     renderDice(this.el.dice, view, msg);
-    this.renderLog(view.events ? eventLines(view) : (msg.log || []).map((text) => ({ text })));
+    renderLog(this.el.log, view.events ? eventLines(view) : (msg.log || []).map((text) => ({ text })), "htl-log");
     this.renderMenu(msg);
     this.renderPrompt(msg, items, mine);
-    this.renderExtra(msg, over);
+    this.renderExtra(msg, over,
+      `Send your friend this link; it gives them the ${sideTitle(msg.view, 1 - msg.seat)} side.`, true);
     if (!this.el.legend.firstChild) mount(this.el.legend, legend(view));
     this.resignBtn.hidden = over || this.offline || (seat === null && !this.hotseat);
-    document.title = `${mine ? "● Your move — " : over ? "Game over — " : ""}Hold the Line — warboard`;
-    if (over && !this.endShown) {
-      this.endShown = true;
-      setTimeout(() => this.showEnd(msg), 400);
-    }
+    this.setTitle(mine, over, "Hold the Line");
+    this.endOnce(over, msg, 400);
   }
 
   seatLabel(view, s) {
@@ -382,7 +364,7 @@ class HtlTable {
     return `${sideTitle(view, s)}${ai ? " (AI)" : ""}`;
   }
 
-  renderBanner(msg, mine, over) {
+  bannerText(msg, mine, over) {
     const view = msg.view;
     const you = this.hotseat ? null : msg.seat;
     const toMove = view.to_move;
@@ -402,10 +384,7 @@ class HtlTable {
       text = d || `${this.seatLabel(view, toMove)} to play`
         + (view.active === toMove ? ` — ${view.ap} AP` : " — a decision");
     }
-    const colour = toMove >= 0 ? sideColour(view, toMove) : "";
-    mount(this.el.banner, this.thinking !== null && !over ? h("span", { class: "spinner", "aria-hidden": "true" }) : null,
-      h("span", {}, text));
-    this.el.banner.className = `turn-banner${mine ? " mine" : ""}${over ? " over" : ""} c-${colour}`;
+    return text;
   }
 
   renderActions(msg, items, mine) {
@@ -554,54 +533,22 @@ class HtlTable {
     el.hidden = true;
   }
 
-  renderLog(lines) {
-    const el = this.el.log;
-    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
-    mount(el, h("ol", { class: "log-lines htl-log" }, lines.map((line) => h("li", {
-      class: line.cls || (/wins|Draw|Game over/.test(line.text) ? "log-end" : ""),
-    }, line.text))));
-    if (atEnd) el.scrollTop = el.scrollHeight;
-  }
-
-  renderExtra(msg, over) {
-    const parts = [];
-    if (this.mode === "friend" && this.entry.invite && !over && msg.status === "waiting") {
-      parts.push(invitePanel(this.entry.invite,
-        `Send your friend this link; it gives them the ${sideTitle(msg.view, 1 - msg.seat)} side.`));
-    }
-    if (over) {
-      parts.push(h("div", { class: "over-links panel" }, h("strong", {}, "Game over. "),
-        this.replayLink("btn"), " ", h("a", { class: "btn primary", href: "/" }, "New game")));
-    }
-    mount(this.el.extra, ...parts);
-  }
-
   /** A link to this game's replay (none for the fixture). */
-  replayLink(cls) {
-    if (this.offline) return null;
-    return h("a", { class: `${cls} replay-link`, href: `/replay/${encodeURIComponent(this.id)}` }, "Watch the replay");
+  replayLink() {
+    return this.offline ? null : super.replayLink();
   }
 
   showEnd(msg) {
     const view = msg.view;
     const you = this.hotseat ? null : msg.seat;
     const line = resultLine(view, msg.result || view.result, you);
-    const cls = /You win/.test(line) ? "win" : /You lose|You resigned/.test(line) ? "loss" : "";
-    mount(this.el.end, h("div", { class: `end-card ${cls}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title" },
-      h("h2", { id: "end-title" }, line.replace(/ \(.*\)$/, "")),
-      h("p", { class: "end-reason" }, line),
-      h("table", { class: "end-counts" },
-        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, "VP"), h("th", { scope: "col" }, "Units left"))),
-        h("tbody", {}, [0, 1].map((s) => h("tr", {},
-          h("th", { scope: "row" }, h("span", { class: `chip c-${sideColour(view, s)}` }), sideTitle(view, s)),
-          h("td", {}, view.vp?.[s] ?? 0),
-          h("td", {}, (view.units || []).filter((u) => u.side === s && u.at).length))))),
-      h("div", { class: "end-buttons" },
-        h("a", { class: "btn primary", href: "/" }, "New game"),
-        this.replayLink("btn"),
-        h("button", { type: "button", class: "btn", onclick: () => {
-          this.el.end.hidden = true;
-        } }, "Look at the board"))));
-    this.el.end.hidden = false;
+    this.endDialog({
+      title: line.replace(/ \(.*\)$/, ""), reason: line,
+      cls: /You win/.test(line) ? "win" : /You lose|You resigned/.test(line) ? "loss" : "",
+      columns: ["VP", "Units left"],
+      rows: [0, 1].map((s) => ({ chip: `c-${sideColour(view, s)}`, name: sideTitle(view, s),
+        cells: [view.vp?.[s] ?? 0, (view.units || []).filter((u) => u.side === s && u.at).length] })),
+      buttons: [h("a", { class: "btn primary", href: "/" }, "New game"), this.replayLink()],
+    });
   }
 }

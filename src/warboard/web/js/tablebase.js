@@ -1,0 +1,177 @@
+// What the two tables (js/table.js: the card games, js/htl/table.js: Hold the Line) share: the
+// seats' sockets and their state messages, the mode line, the turn banner, the log, resigning,
+// the invite and game-over panels and the end-of-game dialog. A game's table extends
+// TableBase with `render()` and `socket()` (the socket of the seat on screen), and may add
+// `received(k, msg, fresh)` (a state message has come; `fresh`: a new version).
+
+import { api, GameSocket } from "./api.js";
+import { copyText, h, mount } from "./dom.js";
+import { rememberGame } from "./store.js";
+import { toast } from "./toast.js";
+
+const END_LINE = /wins|Draw|Game over/;
+
+/** The panel with the invite link (`invite`, a path) and a Copy button; `text` says what it
+ * gives the friend. */
+function invitePanel(invite, text) {
+  const url = new URL(invite, location.origin).href;
+  const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url",
+    "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+  return h("div", { class: "invite panel" },
+    h("h2", {}, "Invite a friend"),
+    h("p", {}, text),
+    h("div", { class: "invite-row" }, field,
+      h("button", { type: "button", class: "btn primary", onclick: async () => {
+        toast((await copyText(url, field)) ? "Invite link copied" : "Select the link and copy it");
+      } }, "Copy")));
+}
+
+export class TableBase {
+  constructor(root, id, first, entry, hotseat) {
+    this.root = root;
+    this.id = id;
+    this.entry = entry;
+    this.mode = first.mode;
+    this.players = first.players || [];
+    this.hotseat = hotseat;
+    this.states = {}; // seat (or "spectator") -> last state message
+    this.thinking = null;
+    this.busy = false;
+    this.endShown = false;
+  }
+
+  /** One socket per seat this browser holds (both seats of a hot-seat game, else the seat of
+   * `first`, or "spectator"), kept in `this.sockets`; each state goes to `onState(k, msg)`. On
+   * a refusal `onRefused()` runs before the table is drawn again, and a message that matches
+   * `stale` fetches the game again. */
+  connect(first, { stale, onRefused = () => {} }) {
+    const seats = this.hotseat ? [0, 1] : [first.seat];
+    this.sockets = {};
+    for (const seat of seats) {
+      const token = this.hotseat ? this.entry.tokens[seat] : this.entry.token;
+      const k = seat ?? "spectator";
+      this.sockets[k] = new GameSocket(this.id, seat === null || seat === undefined ? null : token, {
+        onState: (msg) => this.onState(k, msg),
+        onSeatToken: (seatToken) => rememberGame(this.id, { token: seatToken }),
+        onThinking: (msg) => {
+          this.thinking = msg.seat;
+          this.render();
+        },
+        onError: (msg) => {
+          this.busy = false;
+          toast(msg.message || "Refused by the server", "error");
+          onRefused();
+          this.render();
+          if (stale.test(msg.message || "")) {
+            api.game(this.id, token).then((st) => this.onState(k, st)).catch(() => {});
+          }
+        },
+        onStatus: (st) => {
+          if (st === "refused") toast("The server refused this seat's key.", "error");
+          this.root.classList.toggle("offline", st === "closed");
+        },
+      });
+    }
+  }
+
+  onState(k, msg) {
+    const prev = this.states[k];
+    if (prev && prev.version > msg.version) return; // a late message from before a reconnect
+    this.states[k] = msg;
+    if (msg.view?.to_move !== this.thinking) this.thinking = null;
+    this.received(k, msg, !prev || prev.version !== msg.version);
+    this.render();
+  }
+
+  received(k, msg, fresh) {
+    if (fresh) this.busy = false;
+  }
+
+  /** Is the screen a spectator's (no seat of this game on it)? */
+  spectating() {
+    return false;
+  }
+
+  modeLabel() {
+    if (this.hotseat) return "hot-seat";
+    if (this.spectating()) return "spectating";
+    if (this.mode === "ai") {
+      const ai = this.players.find((p) => /^ai/.test(p)) || "ai";
+      return `vs AI · ${ai.replace(/^ai:?/, "") || "computer"}`;
+    }
+    if (this.mode === "friend") return "vs a friend";
+    return this.mode === "hotseat" ? "hot-seat" : this.mode;
+  }
+
+  resign() {
+    if (!confirm("Resign this game? It counts as a loss.")) return;
+    this.socket()?.resign();
+  }
+
+  /** The turn banner: `text`, with a spinner while the computer thinks; `cls` its colour. */
+  renderBanner(text, { mine, over, cls, spinner }) {
+    mount(this.el.banner, spinner ? h("span", { class: "spinner", "aria-hidden": "true" }) : null,
+      h("span", {}, text));
+    this.el.banner.className = `turn-banner${mine ? " mine" : ""}${over ? " over" : ""}${cls ? ` ${cls}` : ""}`;
+  }
+
+  /** The page title: whose move it is, for a background tab. */
+  setTitle(mine, over, name) {
+    document.title = `${mine ? "● Your move — " : over ? "Game over — " : ""}${name} — warboard`;
+  }
+
+  /** The invite panel while a friend has not come (`invite`: what the link gives them), and
+   * the links once the game is over. */
+  renderExtra(msg, over, invite, replay) {
+    const parts = [];
+    if (this.mode === "friend" && this.entry.invite && !over && msg.status === "waiting") {
+      parts.push(invitePanel(this.entry.invite, invite));
+    }
+    if (over) {
+      parts.push(h("div", { class: "over-links panel" }, h("strong", {}, "Game over. "),
+        replay ? this.replayLink() : null, h("a", { class: "btn primary", href: "/" }, "New game")));
+    }
+    mount(this.el.extra, ...parts);
+  }
+
+  replayLink() {
+    return h("a", { class: "btn replay-link", href: `/replay/${encodeURIComponent(this.id)}` }, "Watch the replay");
+  }
+
+  /** The end-of-game dialog, once, `delay` ms after the game is seen to be over. */
+  endOnce(over, msg, delay) {
+    if (!over || this.endShown) return;
+    this.endShown = true;
+    setTimeout(() => this.showEnd(msg), delay);
+  }
+
+  /** The dialog: `title`, `reason`, a table of both seats (`columns`; `rows`: [{cls, chip,
+   * name, cells}]) and `buttons` before "Look at the board". */
+  endDialog({ title, cls, reason, columns, rows, buttons }) {
+    mount(this.el.end, h("div", { class: `end-card ${cls}`, role: "dialog", "aria-modal": "true",
+      "aria-labelledby": "end-title" },
+    h("h2", { id: "end-title" }, title),
+    h("p", { class: "end-reason" }, reason),
+    h("table", { class: "end-counts" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), columns.map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, rows.map((r) => h("tr", r.cls ? { class: r.cls } : {},
+        h("th", { scope: "row" }, h("span", { class: `chip ${r.chip}` }), r.name),
+        r.cells.map((c) => h("td", {}, c)))))),
+    h("div", { class: "end-buttons" }, ...buttons,
+      h("button", { type: "button", class: "btn", onclick: () => {
+        this.el.end.hidden = true;
+      } }, "Look at the board"))));
+    this.el.end.hidden = false;
+    this.el.end.querySelector(".btn.primary")?.focus();
+  }
+}
+
+/** The log in `el`, newest at the bottom ({text, cls} lines; a result line stands out); keeps
+ * the reader's scroll position unless at the end. */
+export function renderLog(el, lines, listClass = "") {
+  const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
+  mount(el, h("ol", { class: `log-lines ${listClass}`.trim() }, lines.map((line) => h("li", {
+    class: line.cls || (END_LINE.test(line.text) ? "log-end" : ""),
+  }, line.text))));
+  if (atEnd) el.scrollTop = el.scrollHeight;
+}
