@@ -18,7 +18,7 @@ import pytest
 
 from warboard.loadtest.bots import Plan, Seat, Stats, Think
 from warboard.loadtest.report import percentile
-from warboard.loadtest.server import LoadTestError, check_local, log_headline
+from warboard.loadtest.server import LoadTestError, check_local, log_failures, log_headline
 
 
 def test_a_short_run_plays_games_and_reports_ordered_figures() -> None:
@@ -85,6 +85,15 @@ def test_a_server_error_is_told_with_its_exception() -> None:
     assert log_headline(record) == ("ERROR:    Exception in ASGI application "
                                  "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) "
                                  "database is locked")
+
+
+def test_a_traceback_outside_an_error_record_is_a_failure_too() -> None:
+    log = ('INFO:     127.1.0.1:5000 - "POST /api/games HTTP/1.1" 201 Created\n'
+           "game abc: a message failed\nTraceback (most recent call last):\n"
+           '  File "x.py", line 1, in f\nKeyError: \'legal\'\n'
+           'INFO:     127.0.0.2:5001 - "POST /api/games HTTP/1.1" 429 Too Many Requests\n'
+           "WARNING:  rate limit not counted (ConnectionError): down\n")
+    assert log_failures(log) == ["game abc: a message failed KeyError: 'legal'"]
 
 
 class ScriptedConnection:

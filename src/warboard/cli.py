@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "human-like think time, and report accepted actions per second and the "
                     "p50/p90/p99 latency from sending an action to the seat's new state. Exits "
                     "1 if anything went wrong (a refused play, a dropped connection, an error "
-                    "in the server's log). See docs/load.md.")
+                    "or a traceback in the server's log). See docs/load.md.")
     loadtest.add_argument("--games", type=int, default=200,
                           help="games kept live at once; a finished game is replaced by a new "
                                "one (default: 200)")

@@ -31,6 +31,7 @@ STOP_TIMEOUT = 10.0  # seconds for it to stop on SIGTERM before SIGKILL
 HTTP_TIMEOUT = 30.0
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Conflict|Interrupt)\b.*")
 LOG_RECORD = re.compile(r"^(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):)", re.MULTILINE)
+TRACEBACK = "Traceback (most recent call last):"
 
 
 class LoadTestError(WarboardError):
@@ -143,14 +144,12 @@ class ServerProcess:
         self._folder.cleanup()
 
     def log_errors(self, keep: int = 5) -> tuple[int, list[str]]:
-        """How many ``ERROR`` records the server logged, and the first ``keep`` of them (each
-        with the last line of its traceback: the exception)."""
+        """How many failures the server logged (``log_failures``), and the first ``keep``."""
         try:
             text = self.log_path.read_text(errors="replace")
         except OSError:
             return 0, []
-        errors = [log_headline(record) for record in LOG_RECORD.split(text)
-                  if record.startswith("ERROR")]
+        errors = log_failures(text)
         return len(errors), errors[:keep]
 
     def log_tail(self, lines: int = 20) -> str:
@@ -159,6 +158,20 @@ class ServerProcess:
         except OSError:
             return ""
         return "\n".join(text.splitlines()[-lines:])
+
+
+def log_failures(text: str) -> list[str]:
+    """The failures in a server log, one line each (``log_headline``): its ``ERROR`` records,
+    and the tracebacks outside them, from the line before (warboard's own logger has no handler,
+    so Python prints its records bare, with no level in front)."""
+    failures = []
+    for record in LOG_RECORD.split(text):
+        at = record.find(TRACEBACK)
+        if record.startswith("ERROR"):
+            failures.append(log_headline(record))
+        elif at >= 0:
+            failures.append(log_headline(record[record.rfind("\n", 0, max(at - 1, 0)) + 1:]))
+    return failures
 
 
 def log_headline(record: str) -> str:
