@@ -1,7 +1,10 @@
-"""``warboard loadtest``: a short real run against a ``warboard serve`` it starts, and its parts.
+"""``warboard loadtest``: a short real run against a ``warboard serve`` it starts (with its default
+limits), and its parts.
 
 Only that it works is checked here — plays accepted, figures in order, nothing refused — never
-how fast: the speed goal is measured with the command itself (docs/load.md).
+how fast: the speed goal is measured with the command itself
+(docs/load.md). The bots think 100 ms: a game's two seats then send at most 10 messages a
+second, within the 20 a server allows one address.
 """
 
 from __future__ import annotations
@@ -18,16 +21,28 @@ import pytest
 
 from warboard.loadtest.bots import Plan, Seat, Stats, Think
 from warboard.loadtest.report import percentile
-from warboard.loadtest.server import LoadTestError, check_local, log_failures, log_headline
+from warboard.loadtest.server import (
+    LoadTestError,
+    check_local,
+    game_address,
+    log_failures,
+    log_headline,
+    per_client_addresses,
+)
+
+
+def loadtest(*argv: str) -> dict[str, Any]:
+    """A run's JSON figures (it must exit 0: no refused or lost play, no failure logged)."""
+    done = subprocess.run([sys.executable, "-m", "warboard.cli", "loadtest", "--think", "100",
+                           "--seed", "1", "--json", *argv],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
 
 
 def test_a_short_run_plays_games_and_reports_ordered_figures() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "warboard.cli", "loadtest", "--games", "6", "--seconds", "5",
-         "--think", "20", "--seed", "1", "--json"],
-        capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(done.stdout)
+    result = loadtest("--games", "6", "--seconds", "5")
     assert result["concurrent_games"] == 6
     assert result["games_started"] >= 6
     assert result["actions"] > 0
@@ -36,6 +51,15 @@ def test_a_short_run_plays_games_and_reports_ordered_figures() -> None:
     assert result["errors"] == 0, result["error_messages"]
     assert result["server_errors"] == 0, result["server_error_messages"]
     assert result["server_cpu_percent"] is not None
+
+
+def test_each_game_speaks_from_a_loopback_address_of_its_own() -> None:
+    addresses = {game_address(n) for n in range(1000)}
+    assert len(addresses) == 1000
+    assert all(a.startswith("127.1.") for a in addresses)
+    assert game_address(0) == "127.1.0.1" and game_address(65534) == game_address(0)
+    assert per_client_addresses(["http://127.0.0.1:8218", "http://localhost:8000"])
+    assert not per_client_addresses(["http://127.0.0.1:8218", "http://[::1]:8000"])
 
 
 def test_percentiles_are_nearest_rank() -> None:
@@ -119,13 +143,15 @@ def state(version: int, legal: list[dict[str, Any]], status: str = "playing") ->
     return {"type": "state", "version": version, "legal": legal, "status": status}
 
 
-def test_a_seat_times_accepted_plays_and_plays_again_after_a_refusal() -> None:
+@pytest.mark.parametrize("named", [True, False], ids=["refusal", "refused unread"])
+def test_a_seat_times_accepted_plays_and_plays_again_after_a_refusal(named: bool) -> None:
     move = {"play": "bury", "cards": ["tank", "infantry"]}
 
     def reply(play: dict[str, Any]) -> dict[str, Any]:
         assert play["type"] == "play" and play["action"] == move and play["version"] == 3
-        if len(connection.sent) == 1:
-            return {"type": "error", "message": "refused", "request_id": play["request_id"]}
+        if len(connection.sent) == 1:  # refused unread (past the message rate): no request_id
+            return {"type": "error", "message": "refused",
+                    **({"request_id": play["request_id"]} if named else {})}
         return state(5, [], "over")
 
     connection = ScriptedConnection(state(3, [move]), reply)

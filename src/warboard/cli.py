@@ -168,9 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "file (or use --url), keep --games friend games live for --seconds, two "
                     "bots per game playing random legal actions over WebSockets after a "
                     "human-like think time, and report accepted actions per second and the "
-                    "p50/p90/p99 latency from sending an action to the seat's new state. Exits "
-                    "1 if anything went wrong (a refused play, a dropped connection, an error "
-                    "or a traceback in the server's log). See docs/load.md.")
+                    "p50/p90/p99 latency from sending an action to the seat's new state. Each "
+                    "game's bots speak from a loopback address of their own (127.1.x.y), so "
+                    "each game is a client of its own to the server's per-client limits. "
+                    "Exits 1 if anything went wrong (a refused play, a dropped connection, an "
+                    "error or a traceback in the server's log). See docs/load.md.")
     loadtest.add_argument("--games", type=int, default=200,
                           help="games kept live at once; a finished game is replaced by a new "
                                "one (default: 200)")

@@ -4,7 +4,7 @@ live over WebSockets for a while, and report the latency of the accepted plays.
 The run has three parts: the *ramp* opens the N first games (not measured); the *window* of
 ``--seconds`` times every play sent in it; then the seats stop playing, wait for the answers
 to the plays they sent, and close. Every count and wait is bounded, and only 127.0.0.1 (or
-another loopback address given with ``--url``) is ever contacted.
+another loopback address given with ``--url``) is ever contacted, from loopback addresses.
 """
 
 from __future__ import annotations
@@ -28,9 +28,11 @@ from warboard.loadtest.report import Measured, percentile, print_summary, summar
 from warboard.loadtest.server import (
     LoadTestError,
     ServerProcess,
+    check_addresses,
     check_local,
     healthy,
     load_average,
+    per_client_addresses,
     tree_cpu_seconds,
 )
 
@@ -96,6 +98,10 @@ class Target:
     process: ServerProcess | None = None
 
     @property
+    def own_addresses(self) -> bool:
+        return per_client_addresses(self.bases)
+
+    @property
     def pid(self) -> int | None:
         return self.process.pid if self.process is not None else None
 
@@ -150,7 +156,7 @@ async def measure(target: Target, settings: Settings, tick: Tick) -> Measured:
     """Run the games against ``target`` and gather the figures."""
     stats = Stats()
     plan = Plan(target.bases, settings.game, settings.think, asyncio.Event(), stats,
-                random.Random(settings.seed))
+                random.Random(settings.seed), target.own_addresses)
     machine = _Machine(target.pid)
     load_before = load_average()
     ramp_start = time.perf_counter()
@@ -206,8 +212,10 @@ def _progress(console: Console) -> Iterator[Tick]:
 
 @contextmanager
 def _target(args: argparse.Namespace) -> Iterator[Target]:
+    bases = [check_local(url) for url in args.url] if args.url else ["http://127.0.0.1"]
+    if per_client_addresses(bases):
+        check_addresses()
     if args.url:
-        bases = [check_local(url) for url in args.url]
         for base in bases:
             if not healthy(base):
                 raise LoadTestError(f"no warboard server answers at {base}/api/health")
