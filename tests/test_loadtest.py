@@ -1,8 +1,8 @@
-"""``warboard loadtest``: a short real run against a ``warboard serve`` it starts (with its default
-limits), and its parts.
+"""``warboard loadtest``: short real runs against a ``warboard serve`` it starts (with its default
+limits), with and without ``--flood``, and its parts.
 
-Only that it works is checked here — plays accepted, figures in order, nothing refused — never
-how fast: the speed goal is measured with the command itself
+Only that it works is checked here — plays accepted, figures in order, nothing refused, the
+flood refused — never how fast: the speed goal is measured with the command itself
 (docs/load.md). The bots think 100 ms: a game's two seats then send at most 10 messages a
 second, within the 20 a server allows one address.
 """
@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from warboard.loadtest.bots import Plan, Seat, Stats, Think
+from warboard.loadtest.flood import CHANNELS
 from warboard.loadtest.report import percentile
 from warboard.loadtest.server import (
     LoadTestError,
@@ -51,6 +52,19 @@ def test_a_short_run_plays_games_and_reports_ordered_figures() -> None:
     assert result["errors"] == 0, result["error_messages"]
     assert result["server_errors"] == 0, result["server_error_messages"]
     assert result["server_cpu_percent"] is not None
+    assert result["flood"] is None
+
+
+def test_a_flood_is_refused_while_the_players_get_no_error() -> None:
+    result = loadtest("--games", "4", "--seconds", "3", "--flood")
+    assert result["actions"] > 0
+    assert result["errors"] == 0, result["error_messages"]
+    assert result["server_errors"] == 0, result["server_error_messages"]
+    flood = result["flood"]
+    assert flood["address"] == "127.0.0.2" and flood["seconds"] > 0
+    assert sum(flood[channel]["refused"] for channel in CHANNELS) > 0, flood
+    assert 1 <= flood["games"]["accepted"] + flood["ai_games"]["accepted"] <= 30  # a minute's
+    assert flood["ai_games"]["accepted"] <= 4
 
 
 def test_each_game_speaks_from_a_loopback_address_of_its_own() -> None:
@@ -94,7 +108,7 @@ def test_only_servers_on_this_machine_are_load_tested() -> None:
 
 def test_bad_options_fail_with_a_message() -> None:
     for argv in (["--games", "0"], ["--seconds", "0"], ["--think", "soon"],
-                 ["--url", "http://192.168.1.2:8218"]):
+                 ["--url", "http://192.168.1.2:8218"], ["--flood", "--url", "http://[::1]:1"]):
         done = subprocess.run([sys.executable, "-m", "warboard.cli", "loadtest", *argv],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2, argv

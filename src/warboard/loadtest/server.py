@@ -4,7 +4,7 @@ machine; the loopback addresses the load test speaks from; and what the machine 
 
 Everything stays on the loopback interface: a ``--url`` elsewhere is refused. The server counts
 its limits per client address, so each game's bots speak from a loopback address of their own
-(``game_address``; Linux answers the whole 127.0.0.0/8).
+(``game_address``; Linux answers the whole 127.0.0.0/8) and the flood from another one.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Conflict|Interrup
 LOG_RECORD = re.compile(r"^(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):)", re.MULTILINE)
 TRACEBACK = "Traceback (most recent call last):"
 GAME_NETWORK = ipaddress.IPv4Network("127.1.0.0/16")  # the bots' addresses, one per game
+FLOOD_ADDRESS = "127.0.0.2"  # the flooding client's (--flood)
 
 
 class LoadTestError(WarboardError):
@@ -92,14 +93,14 @@ def per_client_addresses(bases: list[str]) -> bool:
 
 def check_addresses() -> None:
     """Refuse to run where the loopback interface does not answer the bots' addresses."""
-    address = game_address(0)
-    try:
-        with socket.socket() as s:
-            s.bind((address, 0))
-    except OSError as exc:
-        raise LoadTestError(f"cannot speak from {address} ({exc}): the load test gives each "
-                            "game a loopback address of its own, which needs a system that "
-                            "answers all of 127.0.0.0/8 (Linux)") from None
+    for address in (game_address(0), FLOOD_ADDRESS):
+        try:
+            with socket.socket() as s:
+                s.bind((address, 0))
+        except OSError as exc:
+            raise LoadTestError(f"cannot speak from {address} ({exc}): the load test gives "
+                                "each game a loopback address of its own, which needs a "
+                                "system that answers all of 127.0.0.0/8 (Linux)") from None
 
 
 def http_connection(base: str, source: str | None = None,
