@@ -27,6 +27,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
+import warboard
 from warboard.core.errors import WarboardError
 
 START_TIMEOUT = 30.0  # seconds for a new server to answer /api/health
@@ -182,7 +183,7 @@ class ServerProcess:
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(self.command, cwd=self._folder.name, stdout=log,
                                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            start_new_session=True)
+                                            env=same_warboard_env(), start_new_session=True)
         deadline = time.monotonic() + START_TIMEOUT
         while not healthy(self.base):
             if self.process.poll() is not None:
@@ -222,6 +223,15 @@ class ServerProcess:
         except OSError:
             return ""
         return "\n".join(text.splitlines()[-lines:])
+
+
+def same_warboard_env() -> dict[str, str]:
+    """This environment, with the folder of the warboard package running now first on
+    ``PYTHONPATH``: the server runs in a temporary folder, where a relative ``PYTHONPATH``
+    (``src``) would not find this checkout and another installed warboard would be served."""
+    here = str(Path(warboard.__file__).resolve().parents[1])
+    paths = [here, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def log_failures(text: str) -> list[str]:
