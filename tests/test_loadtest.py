@@ -1,7 +1,10 @@
-"""``warboard loadtest``: a short real run against a ``warboard serve`` it starts, and its parts.
+"""``warboard loadtest``: short real runs against a ``warboard serve`` it starts (with its default
+limits), with and without ``--flood``, and its parts.
 
-Only that it works is checked here — plays accepted, figures in order, nothing refused — never
-how fast: the speed goal is measured with the command itself (docs/load.md).
+Only that it works is checked here — plays accepted, figures in order, nothing refused, the
+flood refused — never how fast: the speed goal is measured with the command itself
+(docs/load.md). The bots think 100 ms: a game's two seats then send at most 10 messages a
+second, within the 20 a server allows one address.
 """
 
 from __future__ import annotations
@@ -17,17 +20,30 @@ from typing import Any
 import pytest
 
 from warboard.loadtest.bots import Plan, Seat, Stats, Think
+from warboard.loadtest.flood import CHANNELS
 from warboard.loadtest.report import percentile
-from warboard.loadtest.server import LoadTestError, check_local, log_headline
+from warboard.loadtest.server import (
+    LoadTestError,
+    check_local,
+    game_address,
+    log_failures,
+    log_headline,
+    per_client_addresses,
+)
+
+
+def loadtest(*argv: str) -> dict[str, Any]:
+    """A run's JSON figures (it must exit 0: no refused or lost play, no failure logged)."""
+    done = subprocess.run([sys.executable, "-m", "warboard.cli", "loadtest", "--think", "100",
+                           "--seed", "1", "--json", *argv],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
 
 
 def test_a_short_run_plays_games_and_reports_ordered_figures() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "warboard.cli", "loadtest", "--games", "6", "--seconds", "5",
-         "--think", "20", "--seed", "1", "--json"],
-        capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(done.stdout)
+    result = loadtest("--games", "6", "--seconds", "5")
     assert result["concurrent_games"] == 6
     assert result["games_started"] >= 6
     assert result["actions"] > 0
@@ -36,6 +52,28 @@ def test_a_short_run_plays_games_and_reports_ordered_figures() -> None:
     assert result["errors"] == 0, result["error_messages"]
     assert result["server_errors"] == 0, result["server_error_messages"]
     assert result["server_cpu_percent"] is not None
+    assert result["flood"] is None
+
+
+def test_a_flood_is_refused_while_the_players_get_no_error() -> None:
+    result = loadtest("--games", "4", "--seconds", "3", "--flood")
+    assert result["actions"] > 0
+    assert result["errors"] == 0, result["error_messages"]
+    assert result["server_errors"] == 0, result["server_error_messages"]
+    flood = result["flood"]
+    assert flood["address"] == "127.0.0.2" and flood["seconds"] > 0
+    assert sum(flood[channel]["refused"] for channel in CHANNELS) > 0, flood
+    assert 1 <= flood["games"]["accepted"] + flood["ai_games"]["accepted"] <= 30  # a minute's
+    assert flood["ai_games"]["accepted"] <= 4
+
+
+def test_each_game_speaks_from_a_loopback_address_of_its_own() -> None:
+    addresses = {game_address(n) for n in range(1000)}
+    assert len(addresses) == 1000
+    assert all(a.startswith("127.1.") for a in addresses)
+    assert game_address(0) == "127.1.0.1" and game_address(65534) == game_address(0)
+    assert per_client_addresses(["http://127.0.0.1:8218", "http://localhost:8000"])
+    assert not per_client_addresses(["http://127.0.0.1:8218", "http://[::1]:8000"])
 
 
 def test_percentiles_are_nearest_rank() -> None:
@@ -70,7 +108,7 @@ def test_only_servers_on_this_machine_are_load_tested() -> None:
 
 def test_bad_options_fail_with_a_message() -> None:
     for argv in (["--games", "0"], ["--seconds", "0"], ["--think", "soon"],
-                 ["--url", "http://192.168.1.2:8218"]):
+                 ["--url", "http://192.168.1.2:8218"], ["--flood", "--url", "http://[::1]:1"]):
         done = subprocess.run([sys.executable, "-m", "warboard.cli", "loadtest", *argv],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2, argv
@@ -85,6 +123,15 @@ def test_a_server_error_is_told_with_its_exception() -> None:
     assert log_headline(record) == ("ERROR:    Exception in ASGI application "
                                  "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) "
                                  "database is locked")
+
+
+def test_a_traceback_outside_an_error_record_is_a_failure_too() -> None:
+    log = ('INFO:     127.1.0.1:5000 - "POST /api/games HTTP/1.1" 201 Created\n'
+           "game abc: a message failed\nTraceback (most recent call last):\n"
+           '  File "x.py", line 1, in f\nKeyError: \'legal\'\n'
+           'INFO:     127.0.0.2:5001 - "POST /api/games HTTP/1.1" 429 Too Many Requests\n'
+           "WARNING:  rate limit not counted (ConnectionError): down\n")
+    assert log_failures(log) == ["game abc: a message failed KeyError: 'legal'"]
 
 
 class ScriptedConnection:
@@ -110,13 +157,15 @@ def state(version: int, legal: list[dict[str, Any]], status: str = "playing") ->
     return {"type": "state", "version": version, "legal": legal, "status": status}
 
 
-def test_a_seat_times_accepted_plays_and_plays_again_after_a_refusal() -> None:
+@pytest.mark.parametrize("named", [True, False], ids=["refusal", "refused unread"])
+def test_a_seat_times_accepted_plays_and_plays_again_after_a_refusal(named: bool) -> None:
     move = {"play": "bury", "cards": ["tank", "infantry"]}
 
     def reply(play: dict[str, Any]) -> dict[str, Any]:
         assert play["type"] == "play" and play["action"] == move and play["version"] == 3
-        if len(connection.sent) == 1:
-            return {"type": "error", "message": "refused", "request_id": play["request_id"]}
+        if len(connection.sent) == 1:  # refused unread (past the message rate): no request_id
+            return {"type": "error", "message": "refused",
+                    **({"request_id": play["request_id"]} if named else {})}
         return state(5, [], "over")
 
     connection = ScriptedConnection(state(3, [move]), reply)

@@ -175,9 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "file (or use --url), keep --games friend games live for --seconds, two "
                     "bots per game playing random legal actions over WebSockets after a "
                     "human-like think time, and report accepted actions per second and the "
-                    "p50/p90/p99 latency from sending an action to the seat's new state. Exits "
-                    "1 if anything went wrong (a refused play, a dropped connection, an error "
-                    "in the server's log). See docs/load.md.")
+                    "p50/p90/p99 latency from sending an action to the seat's new state. Each "
+                    "game's bots speak from a loopback address of their own (127.1.x.y), so "
+                    "each game is a client of its own to the server's per-client limits. "
+                    "Exits 1 if anything went wrong for those players (a refused play, a "
+                    "dropped connection) or the server logged an error or a traceback; what a "
+                    "--flood gets refused does not count. See docs/load.md.")
     loadtest.add_argument("--games", type=int, default=200,
                           help="games kept live at once; a finished game is replaced by a new "
                                "one (default: 200)")
@@ -205,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
                                "(e.g. \"--ai-workers 0\")")
     loadtest.add_argument("--seed", type=int, default=None,
                           help="seed for the bots' choices and think times (default: random)")
+    loadtest.add_argument("--flood", action="store_true",
+                          help="one more client, from 127.0.0.2, floods the server through the "
+                               "window: new games (expert games against the computer among "
+                               "them) and WebSocket messages as fast as the server answers, "
+                               "sockets up to and past its limit; what it got (accepted, "
+                               "refused, dropped) is reported apart from the players' figures")
     loadtest.add_argument("--json", action="store_true",
                           help="print one JSON object instead of the table")
 

@@ -2,9 +2,12 @@
 
 A *slot* keeps one game live: it creates a friend game (``POST /api/games``), opens one
 WebSocket per seat with that seat's token (the invite link's token for the other seat), lets
-both seats play it out and starts the next one. A seat that is to act waits its think time, sends
-a random legal action with a fresh ``request_id`` and times it until its own ``state`` message
-with a newer version arrives: that latency is what the load test reports.
+both seats play it out and starts the next one. Each game is a client of its own to the server:
+its request and both sockets come from a loopback address of its own (``game_address``).
+
+A seat that is to act waits its think time, sends a random legal action with a fresh
+``request_id`` and times it until its own ``state`` message with a newer version arrives: that
+latency is what the load test reports.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from warboard.loadtest.server import http_json
+from warboard.loadtest.server import game_address, http_json
 
 RETRY_PAUSE = 0.5  # seconds before a slot whose game failed starts the next one
 ANSWER_TIMEOUT = 30.0  # seconds a sent play may wait for its state before it counts as lost
@@ -81,7 +84,8 @@ class Think:
 @dataclass
 class Plan:
     """How the bots play: against ``bases`` (http://..., one game after another on each in
-    turn), ``game``, think times, a stop flag."""
+    turn), ``game``, think times, a stop flag; each game from an address of its own unless
+    ``own_addresses`` is false."""
 
     bases: list[str]
     game: str
@@ -89,14 +93,17 @@ class Plan:
     stop: asyncio.Event
     stats: Stats
     rng: random.Random
+    own_addresses: bool = True
 
     games_made: int = 0
 
-    def next_base(self) -> str:
-        """The server of the next game (round robin)."""
-        base = self.bases[self.games_made % len(self.bases)]
+    def next_game(self) -> tuple[str, str | None]:
+        """The server of the next game (round robin) and the address its bots speak from
+        (``None``: the system's choice)."""
+        number = self.games_made
         self.games_made += 1
-        return base
+        return (self.bases[number % len(self.bases)],
+                game_address(number) if self.own_addresses else None)
 
 
 @dataclass
@@ -137,16 +144,18 @@ class Seat:
             self._answered(message)
             self.over = message["status"] == "over"
             state = self.last_state = message
-        else:
+        else:  # "seat": the invite's fresh token, needed only to reconnect (a bot never does)
             return
         if state is not None and state["legal"] and self._may_act(state["version"]):
             await self._act(state)
 
     def _refused(self, message: dict[str, Any]) -> None:
-        """An ``error``: counted; the play it refused no longer awaits an answer."""
+        """An ``error``: counted; the play it refused no longer awaits an answer (one refused
+        unread, past the message rate, comes without its ``request_id``)."""
         self.plan.stats.error(str(message.get("message")))
         self.errors += 1
-        if self.pending is not None and message.get("request_id") == self.pending.request_id:
+        if self.pending is not None and message.get("request_id") in (None,
+                                                                      self.pending.request_id):
             self.pending = None
             self.acted_version = -1
         if self.errors > MAX_ERRORS_PER_GAME:
@@ -181,23 +190,26 @@ def token_of(link: str) -> str:
     return link.split("#token=", 1)[1]
 
 
-async def create_game(plan: Plan, base: str) -> tuple[str, list[str]]:
-    """A new friend game on ``base``: its id and both seats' tokens (seat 0 first)."""
+async def create_game(plan: Plan, base: str, source: str | None) -> tuple[str, list[str]]:
+    """A new friend game on ``base``, asked from ``source``: its id and both seats' tokens
+    (seat 0 first; seat 1's is its invite)."""
     start = time.perf_counter()
-    created = await asyncio.to_thread(http_json, "POST", f"{base}/api/games",
-                                      {"game": plan.game, "mode": "friend", "seat": 0})
+    created = await asyncio.to_thread(http_json, "POST", base, "/api/games",
+                                      {"game": plan.game, "mode": "friend", "seat": 0}, source)
     plan.stats.create_latencies.append(time.perf_counter() - start)
     return created["id"], [created["token"], token_of(created["invite"])]
 
 
 async def play_game(plan: Plan) -> None:
     """Create one game and let its two seats play it out (or until the stop flag)."""
-    base = plan.next_base()
-    game_id, seat_tokens = await create_game(plan, base)
+    base, source = plan.next_game()
+    game_id, seat_tokens = await create_game(plan, base, source)
     plan.stats.games_started += 1
     ws_base = "ws" + base.removeprefix("http")
     urls = [f"{ws_base}/ws/games/{game_id}?token={t}" for t in seat_tokens]
-    async with connect(urls[0]) as first, connect(urls[1]) as second:
+    local = (source, 0) if source else None
+    async with (connect(urls[0], local_addr=local) as first,
+                connect(urls[1], local_addr=local) as second):
         plan.stats.live_games += 1
         try:
             seats = [Seat(plan, first), Seat(plan, second)]

@@ -54,8 +54,9 @@ class Measured:
     load_max: float | None
     cores: int
     server: str
-    server_errors: int | None = None  # ERROR lines in the log of a server this run started
+    server_errors: int | None = None  # failures in the log of a server this run started
     server_error_messages: list[str] = field(default_factory=list)
+    flood: dict[str, Any] | None = None  # what the flooding client got (``Flooder.stop``)
 
 
 def summary(run: Measured) -> dict[str, Any]:
@@ -92,6 +93,7 @@ def summary(run: Measured) -> dict[str, Any]:
         "load_average_max": run.load_max,
         "cores": run.cores,
         "server": run.server,
+        "flood": run.flood,
     }
 
 
@@ -131,7 +133,31 @@ def print_summary(result: dict[str, Any], console: Console) -> None:
         table.add_row(name, value)
     console.print(table)
     console.print(f"server: {result['server']}")
+    if result["flood"] is not None:
+        print_flood(result["flood"], console)
     for message in result["error_messages"]:
         console.print(f"[red]error:[/] {escape(message)}", highlight=False)
     for message in result["server_error_messages"]:
         console.print(f"[red]server log:[/] {escape(message)}", highlight=False)
+
+
+FLOOD_ROWS = (("new friend games", "games"), ("new expert games, computer first", "ai_games"),
+              ("WebSocket messages", "messages"), ("WebSockets opened", "sockets"))
+
+
+def print_flood(flood: dict[str, Any], console: Console) -> None:
+    """What the flooding client got: per kind of attempt, how many were made, accepted (and at
+    what rate), refused and dropped; then anything unexpected it was answered."""
+    table = Table(title=f"the flood: one client ({flood['address']}) for {flood['seconds']} s, "
+                        f"its CPU {_fmt(flood['cpu_percent'], '%')}")
+    for column in ("", "sent", "accepted", "per second", "refused", "dropped"):
+        table.add_column(column, justify="left" if not column else "right")
+    seconds = flood["seconds"] or 1.0
+    for name, key in FLOOD_ROWS:
+        counts = flood[key]
+        table.add_row(name, *(str(counts[k]) for k in ("sent", "accepted")),
+                      f"{counts['accepted'] / seconds:.1f}",
+                      *(str(counts[k]) for k in ("refused", "dropped")))
+    console.print(table)
+    for message in flood["unexpected"]:
+        console.print(f"[yellow]flood got:[/] {escape(message)}", highlight=False)

@@ -3,8 +3,9 @@ live over WebSockets for a while, and report the latency of the accepted plays.
 
 The run has three parts: the *ramp* opens the N first games (not measured); the *window* of
 ``--seconds`` times every play sent in it; then the seats stop playing, wait for the answers
-to the plays they sent, and close. Every count and wait is bounded, and only 127.0.0.1 (or
-another loopback address given with ``--url``) is ever contacted.
+to the plays they sent, and close. With ``--flood`` one more client floods the server through
+the window (``flood``). Every count and wait is bounded, and only 127.0.0.1 (or another loopback
+address given with ``--url``) is ever contacted, from loopback addresses.
 """
 
 from __future__ import annotations
@@ -16,21 +17,24 @@ import os
 import random
 import time
 from collections.abc import Callable, Coroutine, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from warboard.loadtest.bots import ANSWER_TIMEOUT, Plan, Stats, Think, keep_playing
+from warboard.loadtest.flood import Flood
 from warboard.loadtest.report import Measured, percentile, print_summary, summary
 from warboard.loadtest.server import (
     LoadTestError,
     ServerProcess,
+    check_addresses,
     check_local,
     healthy,
     load_average,
+    per_client_addresses,
     tree_cpu_seconds,
 )
 
@@ -40,6 +44,7 @@ RAMP_TIMEOUT = 120.0  # seconds to open the first games
 TICK = 0.5  # seconds between progress updates and load samples
 
 Tick = Callable[[str, float, float, str], None]  # phase, done, total, figures
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class Settings:
     game: str
     think: Think
     seed: int | None = None
+    flood: bool = False
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Settings:
@@ -56,7 +62,8 @@ class Settings:
             raise ValueError(f"--games must be 1 to {MAX_GAMES}")
         if not 0 < args.seconds <= MAX_SECONDS:
             raise ValueError(f"--seconds must be more than 0 and at most {MAX_SECONDS:.0f}")
-        return cls(args.games, args.seconds, args.game, Think.parse(args.think), args.seed)
+        return cls(args.games, args.seconds, args.game, Think.parse(args.think), args.seed,
+                   args.flood)
 
 
 @dataclass
@@ -94,6 +101,10 @@ class Target:
     bases: list[str]
     description: str
     process: ServerProcess | None = None
+
+    @property
+    def own_addresses(self) -> bool:
+        return per_client_addresses(self.bases)
 
     @property
     def pid(self) -> int | None:
@@ -147,23 +158,30 @@ async def _wind_down(slots: list[asyncio.Task[None]], tick: Tick) -> None:
 
 
 async def measure(target: Target, settings: Settings, tick: Tick) -> Measured:
-    """Run the games against ``target`` and gather the figures."""
+    """Run the games (and the flood) against ``target`` and gather the figures."""
     stats = Stats()
     plan = Plan(target.bases, settings.game, settings.think, asyncio.Event(), stats,
-                random.Random(settings.seed))
+                random.Random(settings.seed), target.own_addresses)
     machine = _Machine(target.pid)
-    load_before = load_average()
-    ramp_start = time.perf_counter()
-    slots = [asyncio.create_task(keep_playing(plan)) for _ in range(settings.games)]
-    try:
-        await _ramp(plan, settings.games, tick)
-        ramp = time.perf_counter() - ramp_start
-        seconds, live = await _window(plan, settings.seconds, machine, tick)
-        server_cpu, client_cpu = machine.close()
-        load_after = load_average()
-    finally:
-        plan.stop.set()
-        await _wind_down(slots, tick)
+    flooding: AbstractContextManager[Flood | None] = (
+        Flood(target.bases[0], settings.game, settings.seconds) if settings.flood
+        else nullcontext())
+    with flooding as flood:
+        load_before = load_average()
+        ramp_start = time.perf_counter()
+        slots = [asyncio.create_task(keep_playing(plan)) for _ in range(settings.games)]
+        try:
+            await _ramp(plan, settings.games, tick)
+            ramp = time.perf_counter() - ramp_start
+            if flood is not None:
+                flood.go()
+            seconds, live = await _window(plan, settings.seconds, machine, tick)
+            server_cpu, client_cpu = machine.close()
+            load_after = load_average()
+            flooded = await asyncio.to_thread(flood.stop) if flood is not None else None
+        finally:
+            plan.stop.set()
+            await _wind_down(slots, tick)
     return Measured(
         game=settings.game, concurrent_games=settings.games,
         think=(settings.think.low, settings.think.high), seconds=seconds, ramp_seconds=ramp,
@@ -174,10 +192,10 @@ async def measure(target: Target, settings: Settings, tick: Tick) -> Measured:
         error_messages=stats.error_messages, server_cpu_seconds=server_cpu,
         client_cpu_seconds=client_cpu, load_before=load_before, load_after=load_after,
         load_max=machine.load_max, cores=os.cpu_count() or 1,
-        server=target.description)
+        server=target.description, flood=flooded)
 
 
-def _run_async(main: Callable[[], Coroutine[Any, Any, Measured]]) -> Measured:
+def _run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run the coroutine function ``main`` on uvloop when it is there (as the server does)."""
     factory: Callable[[], asyncio.AbstractEventLoop] | None
     try:
@@ -206,8 +224,13 @@ def _progress(console: Console) -> Iterator[Tick]:
 
 @contextmanager
 def _target(args: argparse.Namespace) -> Iterator[Target]:
+    bases = [check_local(url) for url in args.url] if args.url else ["http://127.0.0.1"]
+    if per_client_addresses(bases):
+        check_addresses()
+    elif args.flood:
+        raise LoadTestError("--flood needs the server at an IPv4 loopback address (127.0.0.1, "
+                            "not ::1), so that the flood is a client of its own")
     if args.url:
-        bases = [check_local(url) for url in args.url]
         for base in bases:
             if not healthy(base):
                 raise LoadTestError(f"no warboard server answers at {base}/api/health")

@@ -1,11 +1,15 @@
 """The server under test: a ``warboard serve`` subprocess of our own, or a running one on this
-machine; and what the machine itself is doing (CPU time of a process tree, load average).
+machine; the loopback addresses the load test speaks from; and what the machine itself is doing
+(CPU time of a process tree, load average).
 
-Everything stays on the loopback interface: a ``--url`` elsewhere is refused.
+Everything stays on the loopback interface: a ``--url`` elsewhere is refused. The server counts
+its limits per client address, so each game's bots speak from a loopback address of their own
+(``game_address``; Linux answers the whole 127.0.0.0/8) and the flood from another one.
 """
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import json
 import os
@@ -17,13 +21,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
+import warboard
 from warboard.core.errors import WarboardError
 
 START_TIMEOUT = 30.0  # seconds for a new server to answer /api/health
@@ -31,10 +35,21 @@ STOP_TIMEOUT = 10.0  # seconds for it to stop on SIGTERM before SIGKILL
 HTTP_TIMEOUT = 30.0
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Conflict|Interrupt)\b.*")
 LOG_RECORD = re.compile(r"^(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):)", re.MULTILINE)
+TRACEBACK = "Traceback (most recent call last):"
+GAME_NETWORK = ipaddress.IPv4Network("127.1.0.0/16")  # the bots' addresses, one per game
+FLOOD_ADDRESS = "127.0.0.2"  # the flooding client's (--flood)
 
 
 class LoadTestError(WarboardError):
     """The load test cannot run (the server does not start, an address is not local, ...)."""
+
+
+class HTTPRefused(OSError):
+    """An HTTP answer that is not a success (its status and the server's ``error``)."""
+
+    def __init__(self, status: int, answer: Any) -> None:
+        error = answer.get("error") if isinstance(answer, dict) else answer
+        super().__init__(f"HTTP {status}: {error}")
 
 
 def free_port() -> int:
@@ -61,19 +76,70 @@ def check_local(url: str) -> str:
     return url.rstrip("/")
 
 
-def http_json(method: str, url: str, body: dict[str, Any] | None = None) -> Any:
-    """One HTTP request with a JSON body and answer (blocking; run it in a thread)."""
+def game_address(number: int) -> str:
+    """The loopback address the bots of the ``number``-th game speak from: 127.1.0.1,
+    127.1.0.2, ... (after 65 534 games, from the start again)."""
+    return str(GAME_NETWORK[1 + number % (GAME_NETWORK.num_addresses - 2)])
+
+
+def per_client_addresses(bases: list[str]) -> bool:
+    """Whether the bots may speak to the servers at ``bases`` from addresses of their own: not
+    to an IPv6 server (``::1`` is the only IPv6 loopback address)."""
+    for base in bases:
+        with suppress(ValueError):  # a name (localhost) is reached over IPv4 then
+            if ipaddress.ip_address(urlsplit(base).hostname or "").version == 6:
+                return False
+    return True
+
+
+def check_addresses() -> None:
+    """Refuse to run where the loopback interface does not answer the bots' addresses."""
+    for address in (game_address(0), FLOOD_ADDRESS):
+        try:
+            with socket.socket() as s:
+                s.bind((address, 0))
+        except OSError as exc:
+            raise LoadTestError(f"cannot speak from {address} ({exc}): the load test gives "
+                                "each game a loopback address of its own, which needs a "
+                                "system that answers all of 127.0.0.0/8 (Linux)") from None
+
+
+def http_connection(base: str, source: str | None = None,
+                    timeout: float = HTTP_TIMEOUT) -> http.client.HTTPConnection:
+    """A (keep-alive) connection to ``base``, from the address ``source`` when given."""
+    parts = urlsplit(base)
+    return http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
+
+
+def http_answer(connection: http.client.HTTPConnection, method: str, path: str,
+                body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    """One request with a JSON body on ``connection``: the status and the JSON answer
+    (blocking; run it in a thread)."""
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as answer:
-        return json.loads(answer.read())
+    connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+    answer = connection.getresponse()
+    return answer.status, json.loads(answer.read())
+
+
+def http_json(method: str, base: str, path: str, body: dict[str, Any] | None = None,
+              source: str | None = None) -> Any:
+    """One HTTP request on a connection of its own: the JSON answer of a success, else
+    ``HTTPRefused`` (blocking; run it in a thread)."""
+    connection = http_connection(base, source)
+    try:
+        status, answer = http_answer(connection, method, path, body)
+    finally:
+        connection.close()
+    if not 200 <= status < 300:
+        raise HTTPRefused(status, answer)
+    return answer
 
 
 def healthy(base: str) -> bool:
     try:
-        return http_json("GET", f"{base}/api/health") == {"ok": True}
-    except (OSError, ValueError):
+        return http_json("GET", base, "/api/health") == {"ok": True}
+    except (OSError, http.client.HTTPException, ValueError):
         return False
 
 
@@ -117,7 +183,7 @@ class ServerProcess:
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(self.command, cwd=self._folder.name, stdout=log,
                                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            start_new_session=True)
+                                            env=same_warboard_env(), start_new_session=True)
         deadline = time.monotonic() + START_TIMEOUT
         while not healthy(self.base):
             if self.process.poll() is not None:
@@ -143,14 +209,12 @@ class ServerProcess:
         self._folder.cleanup()
 
     def log_errors(self, keep: int = 5) -> tuple[int, list[str]]:
-        """How many ``ERROR`` records the server logged, and the first ``keep`` of them (each
-        with the last line of its traceback: the exception)."""
+        """How many failures the server logged (``log_failures``), and the first ``keep``."""
         try:
             text = self.log_path.read_text(errors="replace")
         except OSError:
             return 0, []
-        errors = [log_headline(record) for record in LOG_RECORD.split(text)
-                  if record.startswith("ERROR")]
+        errors = log_failures(text)
         return len(errors), errors[:keep]
 
     def log_tail(self, lines: int = 20) -> str:
@@ -159,6 +223,29 @@ class ServerProcess:
         except OSError:
             return ""
         return "\n".join(text.splitlines()[-lines:])
+
+
+def same_warboard_env() -> dict[str, str]:
+    """This environment, with the folder of the warboard package running now first on
+    ``PYTHONPATH``: the server runs in a temporary folder, where a relative ``PYTHONPATH``
+    (``src``) would not find this checkout and another installed warboard would be served."""
+    here = str(Path(warboard.__file__).resolve().parents[1])
+    paths = [here, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def log_failures(text: str) -> list[str]:
+    """The failures in a server log, one line each (``log_headline``): its ``ERROR`` records,
+    and the tracebacks outside them, from the line before (warboard's own logger has no handler,
+    so Python prints its records bare, with no level in front)."""
+    failures = []
+    for record in LOG_RECORD.split(text):
+        at = record.find(TRACEBACK)
+        if record.startswith("ERROR"):
+            failures.append(log_headline(record))
+        elif at >= 0:
+            failures.append(log_headline(record[record.rfind("\n", 0, max(at - 1, 0)) + 1:]))
+    return failures
 
 
 def log_headline(record: str) -> str:
