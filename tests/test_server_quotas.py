@@ -33,23 +33,17 @@ def redis_url() -> str:
 
 
 def test_each_client_has_its_own_game_rate() -> None:
-    async def scenario() -> None:
-        quotas = Quotas(ServerSettings(games_per_minute=3))
-        assert [await quotas.new_game("a") for _ in range(3)] == [None] * 3
-        wait = await quotas.new_game("a")
-        assert wait is not None and 1 <= wait <= 60
-        assert await quotas.new_game("b") is None
-
-    asyncio.run(scenario())
+    quotas = Quotas(ServerSettings(games_per_minute=3))
+    assert [quotas.new_game("a") for _ in range(3)] == [None] * 3
+    wait = quotas.new_game("a")
+    assert wait is not None and 1 <= wait <= 60
+    assert quotas.new_game("b") is None
 
 
 def test_a_limit_of_zero_is_no_limit() -> None:
-    async def scenario() -> None:
-        quotas = Quotas(ServerSettings(messages_per_second=0, sockets_per_client=0))
-        assert all([await quotas.message("a") is None for _ in range(500)])
-        assert all(quotas.open_socket("a") for _ in range(500))
-
-    asyncio.run(scenario())
+    quotas = Quotas(ServerSettings(messages_per_second=0, sockets_per_client=0))
+    assert all(quotas.message("a") is None for _ in range(500))
+    assert all(quotas.open_socket("a") for _ in range(500))
 
 
 def test_sockets_are_counted_while_open() -> None:
@@ -63,16 +57,11 @@ def test_sockets_are_counted_while_open() -> None:
 def test_processes_sharing_redis_share_one_count_per_client() -> None:
     url = redis_url()
     client = f"test-{uuid.uuid4().hex}"  # a fresh key: Redis outlives the test
-
-    async def scenario() -> None:
-        here, there = (Quotas(ServerSettings(games_per_minute=4, rate_limit_storage=url))
-                       for _ in range(2))
-        answers = [await q.new_game(client) for q in (here, there, here, there)]
-        assert answers == [None] * 4
-        assert await there.new_game(client) is not None
-        assert await here.new_game(client) is not None
-
-    asyncio.run(scenario())
+    here, there = (Quotas(ServerSettings(games_per_minute=4, rate_limit_storage=url))
+                   for _ in range(2))
+    assert [q.new_game(client) for q in (here, there, here, there)] == [None] * 4
+    assert there.new_game(client) is not None
+    assert here.new_game(client) is not None
 
 
 def test_an_unreachable_redis_lets_requests_through() -> None:
@@ -80,13 +69,9 @@ def test_an_unreachable_redis_lets_requests_through() -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-
-    async def scenario() -> None:
-        quotas = Quotas(ServerSettings(games_per_minute=1,
-                                       rate_limit_storage=f"redis://127.0.0.1:{port}"))
-        assert [await quotas.new_game("a") for _ in range(3)] == [None] * 3
-
-    asyncio.run(scenario())
+    quotas = Quotas(ServerSettings(games_per_minute=1,
+                                   rate_limit_storage=f"redis://127.0.0.1:{port}"))
+    assert [quotas.new_game("a") for _ in range(3)] == [None] * 3
 
 
 @pytest.mark.parametrize(("name", "value"), [("GAMES_PER_MINUTE", "-1"),

@@ -54,8 +54,16 @@ log = logging.getLogger("warboard.server")
 WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
 PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules")
 POLICY_VIOLATION = 1008  # WebSocket close code for an unknown game or a bad token
-UNCOUNTED = ("/api/health",)
-GAME_NAME_MAX_LENGTH = 40  # API paths outside the request quota (monitoring)
+UNCOUNTED = ("/api/health",)  # API paths outside the request quota (monitoring)
+GAME_NAME_MAX_LENGTH = 40  # the longest game name /api/rules/{game} reads
+SLOW_DOWN_SECONDS = 1.0  # the longest a refusal for going too fast is held back
+
+
+async def slow_down(wait: float) -> None:
+    """Hold back the answer to a client over its rate: one that asks again as soon as it is
+    refused is slowed to a request a second on each connection, instead of being answered as
+    fast as it can ask."""
+    await asyncio.sleep(min(wait, SLOW_DOWN_SECONDS))
 
 NOT_INSTALLED = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>warboard</title></head>
@@ -85,12 +93,13 @@ class RequestQuota:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
         if scope["type"] == "http" and path.startswith("/api/") and path not in UNCOUNTED:
-            wait = await self.quotas.request(client_of(scope))
+            wait = self.quotas.request(client_of(scope))
             if wait is not None:
                 refusal = TooMany(f"too many requests: at most {self.quotas.requests_per_minute}"
                                   " a minute from one address", wait)
                 response = JSONResponse({"error": refusal.message}, refusal.status,
                                         headers=refusal.headers)
+                await slow_down(wait)
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -153,8 +162,9 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> GameCreated:
         client = client_of(request.scope)
-        wait = await quotas.new_game(client)
+        wait = quotas.new_game(client)
         if wait is not None:
+            await slow_down(wait)
             raise TooMany(f"too many new games: at most {quotas.games_per_minute} a minute from "
                           "one address", wait)
         body = bytearray()

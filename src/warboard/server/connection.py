@@ -80,12 +80,17 @@ class Connection:
             if text is None:
                 self.send(encode(error_message("send messages as JSON text frames")))
                 continue
-            try:
-                wait = await self.quotas.message(self.client)
-                if wait is not None:
-                    raise TooMany("too many messages: at most "
+            wait = self.quotas.message(self.client)
+            if wait is not None:
+                # refused, and this socket is not read until the window has room again: what a
+                # flooding client sends meanwhile waits in its own network buffers
+                refusal = TooMany("too many messages: at most "
                                   f"{self.quotas.messages_per_second} a second from one "
                                   "address; this one was not read", wait)
+                self.send(encode(error_message(refusal.message)))
+                await asyncio.sleep(wait)
+                continue
+            try:
                 await self._handle(text)
             except Refused as exc:
                 self.send(encode(error_message(exc.message, exc.request_id)))

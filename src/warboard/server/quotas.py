@@ -5,6 +5,10 @@ WebSocket connections it holds open at once (counted here, per process).
 A limit that is used up answers how many seconds to wait (``Retry-After``); ``None`` means go
 ahead. When the shared counter (Redis) cannot be reached the request is let through and a
 warning logged: a club table keeps playing rather than refuse everyone.
+
+The counting is synchronous: in memory it costs microseconds, and ``limits``' asyncio memory
+storage walks every key through a thread on each expiry pass, which with hundreds of clients
+cost a third of a core (docs/load.md). A Redis on loopback answers in well under a millisecond.
 """
 
 from __future__ import annotations
@@ -15,27 +19,19 @@ import time
 from collections import Counter
 
 from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
-from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
 from warboard.server.settings import ServerSettings
 
 log = logging.getLogger("warboard.server")
 
 
-def _async_storage_uri(uri: str) -> tuple[str, dict[str, str]]:
-    """The ``limits`` asyncio storage for a settings URI (``memory://`` or ``redis://...``)."""
-    if uri == "memory://":
-        return "async+memory://", {}
-    return "async+" + uri, {"implementation": "redispy"}
-
-
 class Quotas:
     """The per-client limits of one server process (their counts may be shared: Redis)."""
 
     def __init__(self, settings: ServerSettings) -> None:
-        uri, options = _async_storage_uri(settings.rate_limit_storage)
-        self._limiter = MovingWindowRateLimiter(storage_from_string(uri, **options))
+        self._limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
         self._games = RateLimitItemPerMinute(settings.games_per_minute, namespace="games")
         self._messages = RateLimitItemPerSecond(settings.messages_per_second,
                                                 namespace="messages")
@@ -44,29 +40,29 @@ class Quotas:
         self.sockets_per_client = settings.sockets_per_client
         self._sockets: Counter[str] = Counter()
 
-    async def _hit(self, item: RateLimitItem, client: str) -> float | None:
+    def _hit(self, item: RateLimitItem, client: str) -> float | None:
         if item.amount == 0:
             return None
         try:
-            if await self._limiter.hit(item, client):
+            if self._limiter.hit(item, client):
                 return None
-            stats = await self._limiter.get_window_stats(item, client)
+            stats = self._limiter.get_window_stats(item, client)
         except Exception as exc:  # the counter's store (Redis) is down: let it through
             log.warning("rate limit not counted (%s): %s", type(exc).__name__, exc)
             return None
         return max(1.0, math.ceil(stats.reset_time - time.time()))
 
-    async def new_game(self, client: str) -> float | None:
+    def new_game(self, client: str) -> float | None:
         """Count a game ``client`` creates; seconds to wait when it may not now."""
-        return await self._hit(self._games, client)
+        return self._hit(self._games, client)
 
-    async def message(self, client: str) -> float | None:
+    def message(self, client: str) -> float | None:
         """Count a WebSocket message from ``client``."""
-        return await self._hit(self._messages, client)
+        return self._hit(self._messages, client)
 
-    async def request(self, client: str) -> float | None:
+    def request(self, client: str) -> float | None:
         """Count an HTTP API request from ``client``."""
-        return await self._hit(self._requests, client)
+        return self._hit(self._requests, client)
 
     @property
     def games_per_minute(self) -> int:
