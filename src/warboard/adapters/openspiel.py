@@ -133,9 +133,8 @@ class _Core:
     def apply(self, action: Action) -> None:
         state = self.state
         player = state.current_player()
-        visible_to = getattr(self.encoding.game, "visible_to", None)
-        seen = (True, True) if visible_to is None else (
-            bool(visible_to(state, action, 0)), bool(visible_to(state, action, 1)))
+        game = self.encoding.game
+        seen = (game.visible_to(state, action, 0), game.visible_to(state, action, 1))
         state.apply(action)
         self.events.append(("chance" if player == CHANCE else f"seat {player}", action, seen))
         self.legal = None
@@ -209,10 +208,7 @@ class State(pyspiel.State):
             play = core.legal_ids().get(action)
             if play is not None:
                 return enc.game.action_to_text(play)
-        describe = getattr(enc, "action_text", None)  # ids that decode without a position
-        if describe is not None:
-            return describe(player, action)
-        return enc.game.action_to_text(enc.action(player, action))
+        return enc.action_text(player, action)
 
     def is_terminal(self) -> bool:
         return self._core.state.is_terminal()
@@ -233,8 +229,7 @@ class State(pyspiel.State):
             return self.clone()
         rng = probability_sampler if isinstance(probability_sampler, random.Random) \
             else RESAMPLE_RNG
-        sampled = core.encoding.game.sample_state(  # type: ignore[attr-defined]
-            core.state.observation(player), rng)
+        sampled = core.encoding.game.sample_state(core.state.observation(player), rng)
         events = [(actor, action if seen[player] else None, seen)
                   for actor, action, seen in core.events]
         return State(self.get_game(), _Core(core.encoding, sampled, events))

@@ -155,14 +155,13 @@ def export_for_seat(record: Record, seat: int) -> Record:
         raise RecordError(f"this record was already exported for seat {record.view}; "
                           "export from the full record")
     game = record.make_game()
-    visible_to = getattr(game, "visible_to", None)
     state = game.new_initial_state()
     frames = [state.observation(seat)]
     events = []
     for i, event in enumerate(record.events):
         try:
             action = game.action_from_json(event.get("action"), state)
-            shown = visible_to is None or visible_to(state, action, seat)
+            shown = game.visible_to(state, action, seat)
             state.apply(action)
         except WarboardError as exc:
             raise RecordError(f"event {i} does not replay: {exc}") from exc

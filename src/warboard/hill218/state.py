@@ -11,7 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.protocol import CHANCE, TERMINAL, returns_of
+from warboard.core.protocol import CHANCE, TERMINAL, State, returns_of
 from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike
 from warboard.hill218.grid import HILL, STRIDE, base_cell, pack, unpack
 
@@ -65,7 +65,7 @@ class Deck:
         return c
 
 
-class CardState:
+class CardState(State):
     """One node of a hill218/ogre218 game (see ``warboard.core.protocol.State``)."""
 
     def __init__(self, game: CardGame) -> None:

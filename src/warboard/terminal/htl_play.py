@@ -200,9 +200,8 @@ class HtlPlayLoop(PromptLoop):
 
     def _legal(self, legal: list[Any]) -> None:
         state = self.session.state
-        hints = getattr(state, "action_hints", None)
         for i, a in enumerate(legal, 1):
-            self.console.print(f"  {i:>3}. {describe(a, hints(a) if hints else None)}")
+            self.console.print(f"  {i:>3}. {describe(a, state.action_hints(a))}")
 
     def _play(self, line: str, legal: list[Any]) -> None:
         try:
@@ -280,24 +279,8 @@ class HtlPlayLoop(PromptLoop):
 
     # ------------------------------------------------------------------ undo, quit, the end
 
-    def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last action: undo goes back over the seat's own
-        actions only, never past a die roll or the other side's decision."""
-        s = self.session
-        if s.state.current_player() != seat:
-            return "it is not your decision now"
-        if not s.events:
-            return "nothing has been played yet"
-        last = s.events[-1]
-        if last.get("seat") is None:
-            return ("a die has been rolled since your last action (undo never goes back past "
-                    "a die roll)")
-        if last.get("seat") != seat:
-            return "the last decision was not yours"
-        return s.undo_refusal(seat)
-
     def _undo(self, seat: int) -> None:
-        refusal = self.undo_refusal(seat)
+        refusal = self.session.undo_refusal(seat)
         if refusal is not None:
             self._error(f"Cannot undo: {refusal}.")
             return

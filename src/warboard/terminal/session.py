@@ -131,15 +131,11 @@ class Session:
     # ------------------------------------------------------------------ undo and abandoning
 
     def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last decision now, or ``None`` when it may:
-        only its own decision, only within its turn, only when nothing happened since."""
+        """Why ``seat``, at the keyboard, may not take back its last decision now, or ``None``
+        when it may: the game's rule (``Game.undo_refusal``) while it is the seat's turn."""
         if self.state.current_player() != seat:
             return "it is not your decision now"
-        if (not self.events or self.events[-1].get("seat") != seat
-                or self._told[-1].turn != self.view(None).turn):
-            return ("you have made no play in this turn to take back (undo works only within "
-                    "your own turn, before any draw or other player's decision)")
-        return None
+        return self.game.undo_refusal(self.state, self.events, seat)
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last decision (check ``undo_refusal`` first)."""
@@ -172,8 +168,5 @@ def _hidden(event: dict[str, Any]) -> dict[str, Any]:
 def _visible(game: Game, state: State, action: Any, reader: Reader) -> bool:
     """May ``reader`` learn ``action``, about to be applied to ``state``? (The public learns
     what both seats learn.)"""
-    visible_to = getattr(game, "visible_to", None)
-    if visible_to is None:
-        return True
     seats = (0, 1) if reader is None else (reader,)
-    return all(visible_to(state, action, s) for s in seats)
+    return all(game.visible_to(state, action, s) for s in seats)

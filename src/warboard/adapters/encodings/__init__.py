@@ -12,13 +12,13 @@ game").
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Protocol
 
 import numpy as np
 
-from warboard.core.protocol import JSON, Action, Game
+from warboard.core.protocol import JSON, Action, Game, State
 
 # game name -> module providing parameters(name) and make_encoding(name, params)
 ENCODINGS: dict[str, str] = {
@@ -43,10 +43,11 @@ class Encoding(Protocol):
     ``public_names``) and ``private`` (one per ``private_names``). Every value lies in [0, 1].
     The ``write_*`` methods receive zeroed arrays.
 
-    Optional: ``action_ids(state, actions)`` numbers the legal plays of ``state`` from the
-    position (Hold the Line numbers a move by its outcome, relative to where the unit stands);
-    the adapters then use it instead of ``action_id``, and ``action(seat, id)`` may return a
-    description of the id rather than the play (``action_text(seat, id)`` writes it).
+    The adapters number the legal plays with ``action_ids(state, actions)``: by default each
+    play's ``action_id``. An encoding that numbers plays from the position overrides it (Hold
+    the Line numbers a move by its outcome, relative to where the unit stands); its
+    ``action(seat, id)`` may then return a description of the id rather than the play, and
+    ``action_text(seat, id)`` writes it.
     """
 
     name: str  # the game's name in ENCODINGS
@@ -69,6 +70,15 @@ class Encoding(Protocol):
     def chance_id(self, outcome: Action) -> int: ...
 
     def chance_outcome(self, chance_id: int) -> Action: ...
+
+    def action_ids(self, state: State, actions: Sequence[Action]) -> list[int | None]:
+        """The id of each of ``actions``, the legal plays of ``state``, in their order."""
+        seat = state.current_player()
+        return [self.action_id(seat, action) for action in actions]
+
+    def action_text(self, seat: int, action_id: int) -> str:
+        """``action_id`` of ``seat`` in words, without a position."""
+        return self.game.action_to_text(self.action(seat, action_id))
 
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:
