@@ -34,6 +34,7 @@ from warboard.adapters.base import chance_ids, legal_action_ids
 from warboard.adapters.encodings import Encoding, game_names, make_encoding, parameters
 from warboard.core.protocol import CHANCE, Action
 from warboard.core.protocol import State as WarboardState
+from warboard.core.replay import seen_by
 
 # draws for resample_from_infostate when OpenSpiel passes one of its own samplers (they cannot
 # be called from Python); seed it for reproducible searches, or pass a random.Random
@@ -133,8 +134,8 @@ class _Core:
     def apply(self, action: Action) -> None:
         state = self.state
         player = state.current_player()
-        game = self.encoding.game
-        seen = (game.visible_to(state, action, 0), game.visible_to(state, action, 1))
+        shown = seen_by(self.encoding.game, state, action, (0, 1))
+        seen = (shown[0], shown[1])
         state.apply(action)
         self.events.append(("chance" if player == CHANCE else f"seat {player}", action, seen))
         self.legal = None

@@ -15,14 +15,18 @@ Everything the layers above call is declared here. What a game may leave unsaid 
 in these classes, which every engine subclasses: a faster chance draw
 (``State.sample_chance_outcome``), descriptions of the legal actions (``State.action_hints``,
 asked only when ``Game.describes_actions``), which seat may learn which event
-(``Game.visible_to``) and when a seat may take back its last decision (``Game.undo_refusal``).
+(``Game.visible_to``), when a seat may take back its last decision (``Game.undo_refusal``) and
+how its log is told (``Game.narrator``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from warboard.core.narration import Narrator
 
 CHANCE = -1
 TERMINAL = -4
@@ -129,6 +133,12 @@ class Game(Protocol):
             return ("undo takes back only your own decisions, never past a chance outcome or "
                     "the other seat's decision")
         return None
+
+    def narrator(self) -> Narrator:
+        """How the game's log is told to each reader (by default: not at all)."""
+        from warboard.core.narration import Narrator
+
+        return Narrator()
 
 
 def returns_of(result: Mapping[str, Any] | None) -> tuple[float, float]:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
 from warboard.core.protocol import JSON, Game
 from warboard.hill218 import actions as act
 from warboard.hill218.ruleset import RULESETS, Ruleset, load_ruleset
 from warboard.hill218.state import DEAL, CardState
+
+if TYPE_CHECKING:
+    from warboard.hill218.narrate import CardNarrator
 
 
 class CardGame(Game):
@@ -111,6 +114,11 @@ class CardGame(Game):
             return ("you have made no play in this turn to take back (undo works only within "
                     "your own turn, before any draw or other player's decision)")
         return None
+
+    def narrator(self) -> CardNarrator:
+        from warboard.hill218.narrate import CardNarrator
+
+        return CardNarrator(self.rules)
 
     def describe_seats(self) -> tuple[str, str]:
         return ("South", "North")

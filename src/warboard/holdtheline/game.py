@@ -9,7 +9,7 @@ own (``scenario.options``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
 from warboard.core.protocol import JSON, Game
@@ -20,6 +20,9 @@ from warboard.holdtheline.options import Options
 from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.state import HtlState
 from warboard.holdtheline.tables import TABLES
+
+if TYPE_CHECKING:
+    from warboard.holdtheline.narrate import HtlNarrator
 
 DEFAULT_SCENARIO = "tutorial"
 
@@ -112,6 +115,11 @@ class HoldTheLineGame(Game):
             cached = self._sampled = (view, state)
             state.legal_actions()  # listed once, shared by the clones
         return cached[1].clone()
+
+    def narrator(self) -> HtlNarrator:
+        from warboard.holdtheline.narrate import HtlNarrator
+
+        return HtlNarrator()
 
     def describe_seats(self) -> tuple[str, str]:
         return (self.scenario.sides[0].display_name, self.scenario.sides[1].display_name)

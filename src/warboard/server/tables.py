@@ -35,6 +35,8 @@ from warboard.core.errors import IllegalActionError, RecordError, WarboardError
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
 from warboard.core.record import Recorder, export_for_seat
 from warboard.core.registry import make_game
+from warboard.core.replay import seen_by, steps_as_seen
+from warboard.core.session import Session
 from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Notice, Peers
@@ -59,7 +61,6 @@ from warboard.server.storage import (
     iso,
     now,
 )
-from warboard.terminal.session import Session
 
 log = logging.getLogger("warboard.server")
 
@@ -152,19 +153,10 @@ def replay_steps(game: Game, events: list[dict[str, Any]], seat: int | None) -> 
     before the first event) and ``steps``, one per event — ``seat`` (``None`` for chance),
     ``action`` (``None`` with ``hidden: true`` when the reader did not learn it) and
     ``change``, the ``view_delta`` from the view before to the view after."""
-    readers = (0, 1) if seat is None else (seat,)
-    state = game.new_initial_state()
-    view = state.observation(seat)
-    start = view
-    steps = []
-    for event in events:
-        action = game.action_from_json(event["action"], state)
-        shown = all(game.visible_to(state, action, s) for s in readers)
-        state.apply(action)
-        after = state.observation(seat)
-        steps.append({"seat": event["seat"], "action": event["action"] if shown else None,
-                      **({} if shown else {"hidden": True}), "change": view_delta(view, after)})
-        view = after
+    start, seen = steps_as_seen(game, events, seat)
+    befores = [start, *(view for _, view in seen[:-1])]
+    steps = [{**event, "change": view_delta(before, after)}
+             for (event, after), before in zip(seen, befores, strict=True)]
     return {"start": start, "steps": steps}
 
 
@@ -537,8 +529,8 @@ class Table:
     def _apply(self, action: Action, event: EventData) -> None:
         """Apply a stored event to the live state, its log and the last decision."""
         if event.seat is not None:
-            shown = {s: self.game.visible_to(self.state, action, s) for s in (0, 1)}
-            self.last = _Last(event.seat, event.action, {**shown, None: shown[0] and shown[1]})
+            self.last = _Last(event.seat, event.action,
+                              seen_by(self.game, self.state, action, (0, 1, None)))
         if event.request_id is not None:
             self.request_ids[event.request_id] = self.version
         self.session.apply(action)

@@ -22,6 +22,7 @@ from rich.text import Text
 from warboard.core.protocol import CHANCE
 from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
+from warboard.core.session import Session
 from warboard.holdtheline.scenario_file import scenario_option
 from warboard.terminal.agents import ComputerPlayer, make_agent
 from warboard.terminal.htl_commands import (
@@ -43,7 +44,6 @@ from warboard.terminal.htl_render import (
 from warboard.terminal.loop import QUIT_WORDS, PromptLoop
 from warboard.terminal.prompt import InputFn, Prompter
 from warboard.terminal.replay import browse_steps
-from warboard.terminal.session import Session
 
 GAME = "holdtheline"
 LOG_LINES = 12

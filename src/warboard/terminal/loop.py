@@ -10,9 +10,9 @@ from rich.console import Console
 from rich.text import Text
 
 from warboard.core.protocol import TERMINAL
+from warboard.core.session import Session
 from warboard.terminal.agents import ComputerPlayer
 from warboard.terminal.prompt import Prompter
-from warboard.terminal.session import Session
 
 QUIT_WORDS = {"quit": "quit", "exit": "quit", "resign": "resigned"}
 

@@ -18,11 +18,11 @@ from rich.text import Text
 
 from warboard.core.errors import RecordError
 from warboard.core.record import Record, export_for_seat, replay_states
-from warboard.terminal.names import result_text, seat_name
-from warboard.terminal.narrate import LogEntry, log_lines, narrate
+from warboard.hill218.names import result_text, seat_name
+from warboard.hill218.narrate import LogEntry, log_lines, narrate
+from warboard.hill218.view import CardView
 from warboard.terminal.prompt import InputFn, Prompter
 from warboard.terminal.render import make_console, screen
-from warboard.terminal.view import View
 
 NAV_PROMPT = "[Enter] next, b back, a step number, q quit> "
 
@@ -35,7 +35,7 @@ class Replay:
 
     record: Record
     rules: Any
-    views: list[View]
+    views: list[CardView]
     told: list[list[LogEntry]]
     seat: int | None
 
@@ -48,9 +48,9 @@ class Replay:
             record = export_for_seat(record, seat)
         rules = record.make_game().rules  # type: ignore[attr-defined]
         if record.view is None:
-            views = [View.of_state(s, (0, 1)) for s in replay_states(record)]
+            views = [CardView.of_state(s, (0, 1)) for s in replay_states(record)]
         else:
-            views = [View.of_frame(f) for f in record.frames or []]
+            views = [CardView.of_frame(f) for f in record.frames or []]
         told = [narrate(rules, views[i], views[i + 1], e) for i, e in enumerate(record.events)]
         return cls(record, rules, views, told, record.view)
 
