@@ -1,7 +1,7 @@
 """warboard's games as OpenSpiel Python games (extra ``openspiel``).
 
-Importing this module registers ``warboard_hill218`` and ``warboard_ogre218`` (every game with an
-encoding, ``warboard_NAME``), so ``pyspiel.load_game("warboard_hill218(window=21)")`` works. The
+Importing this module registers every game with an encoding as ``warboard_NAME``, so that
+``pyspiel.load_game("warboard_NAME(window=21)")`` works (parameters: ``encodings.parameters``). The
 game is the warboard engine behind the core protocol; the fixed action ids and tensors come from
 the game's encoding (``warboard.adapters.encodings``). See docs/adapters.md.
 

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import warboard
+from warboard.core import registry
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
@@ -226,18 +227,10 @@ async def refuse_socket(websocket: WebSocket, refusal: Refused) -> None:
 
 @lru_cache(maxsize=1)
 def scenario_list() -> list[dict[str, Any]]:
-    """The Hold the Line scenarios for ``GET /api/scenarios``: name, title, one-line summary,
-    sides (seat 0 first) and who moves first, in the order of ``warboard scenarios``."""
-    from warboard.holdtheline.scenario_file import list_scenarios, load_scenario
-
-    out = []
-    for name, title, summary in list_scenarios():
-        sc = load_scenario(name)
-        out.append({"name": name, "title": title, "summary": summary, "date": sc.date or None,
-                    "turns": sc.turn_limit, "first": sc.first,
-                    "sides": [{"name": side.name, "label": side.display_name,
-                               "home_edges": list(side.home_edges)} for side in sc.sides]})
-    return out
+    """The scenarios of the games that have them (``GameInfo.scenarios``), for ``GET
+    /api/scenarios``."""
+    return [scenario for game in registry.games() if game.scenarios is not None
+            for scenario in registry.resolve(game.scenarios)()]
 
 
 def _serve_client(app: FastAPI, web_dir: Path | None) -> None:

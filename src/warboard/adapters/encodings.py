@@ -4,9 +4,9 @@ The OpenSpiel game, the PettingZoo environment and the Gymnasium wrapper are wri
 the core protocol (``warboard.core.protocol``). All they need to know about a particular game is
 an :class:`Encoding`: how many action ids there are and which play each id stands for, how chance
 outcomes are numbered, and how a seat's view (``state.observation(seat)``) is written into
-fixed-size arrays. A new game plugs in by adding a module with ``parameters(name)`` and
-``make_encoding(name, params)`` and naming it in :data:`ENCODINGS` (docs/adapters.md, "Adding a
-game").
+fixed-size arrays. A game plugs in with a module of its package that provides
+``parameters(name)`` and ``make_encoding(name, params)``, named by its descriptor
+(``GameInfo.encoding``; docs/adapters.md, "Adding a game").
 """
 
 from __future__ import annotations
@@ -18,14 +18,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from warboard.core import registry
 from warboard.core.protocol import JSON, Action, Game, State
-
-# game name -> module providing parameters(name) and make_encoding(name, params)
-ENCODINGS: dict[str, str] = {
-    "hill218": "warboard.adapters.encodings.cards",
-    "ogre218": "warboard.adapters.encodings.cards",
-    "holdtheline": "warboard.adapters.encodings.holdtheline",
-}
 
 Param = bool | int | float | str
 
@@ -50,7 +44,7 @@ class Encoding(Protocol):
     ``action_text(seat, id)`` writes it.
     """
 
-    name: str  # the game's name in ENCODINGS
+    name: str  # the game's name
     params: dict[str, Param]  # every parameter (make_encoding(name, params) is this encoding)
     game: Game
     num_actions: int
@@ -92,13 +86,15 @@ class Encoding(Protocol):
 
 
 def game_names() -> list[str]:
-    return list(ENCODINGS)
+    """The games with an encoding."""
+    return [g.name for g in registry.games() if g.encoding is not None]
 
 
 def _module(name: str) -> Any:
-    if name not in ENCODINGS:
-        raise ValueError(f"no encoding for game {name!r}; games: {', '.join(ENCODINGS)}")
-    return importlib.import_module(ENCODINGS[name])
+    module = registry.info(name).encoding if name in registry.game_names() else None
+    if module is None:
+        raise ValueError(f"no encoding for game {name!r}; games: {', '.join(game_names())}")
+    return importlib.import_module(module)
 
 
 def parameters(name: str) -> dict[str, Param]:

@@ -3,9 +3,9 @@ records.
 
 A human plays one side against a built-in agent (``--ai LEVEL`` or ``--opponent random``), or
 two humans share the keyboard (``--opponent human``; nothing is hidden in this game, so there is
-no hand-over). The game runs through ``terminal.session.Session`` (the recorder, chance from the
+no hand-over). The game runs through ``core.session.Session`` (the recorder, chance from the
 seed, undo), and every die is shown with what it did as the engine's events arrive. Screens and
-logs are drawn from observations (``htl_render``); commands are read by ``htl_commands``.
+logs are drawn from observations (``render``); commands are read by ``commands``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
 from warboard.core.session import Session
 from warboard.holdtheline.scenario_file import scenario_option
-from warboard.terminal.agents import ComputerPlayer, make_agent
-from warboard.terminal.htl_commands import (
+from warboard.holdtheline.terminal.commands import (
     HELP,
     CommandError,
     describe,
@@ -33,7 +32,7 @@ from warboard.terminal.htl_commands import (
     read_action,
     resolve_piece,
 )
-from warboard.terminal.htl_render import (
+from warboard.holdtheline.terminal.render import (
     SIDE_STYLES,
     hx,
     result_sentence,
@@ -41,6 +40,7 @@ from warboard.terminal.htl_render import (
     side_label,
     units_table,
 )
+from warboard.terminal.agents import ComputerPlayer, make_agent
 from warboard.terminal.loop import QUIT_WORDS, PromptLoop
 from warboard.terminal.prompt import InputFn, Prompter
 from warboard.terminal.replay import browse_steps
@@ -77,12 +77,11 @@ def run_htl_play(args: argparse.Namespace, input_fn: InputFn = input,
         interactive = input_fn is input and sys.stdin.isatty()
     game = make_game(GAME, {"scenario": scenario_option(args)})
     seed = args.seed if args.seed is not None else random.randrange(2**31)
-    level = getattr(args, "ai", None)
+    level = args.ai
     if level and args.opponent != "ai":
         raise ValueError(f"--ai {level} plays against the computer; leave out "
                          f"--opponent {args.opponent}")
-    side = getattr(args, "side", None)
-    me = seat_of_side(game, side) if side else getattr(args, "seat", 0) or 0
+    me = seat_of_side(game, args.side) if args.side else args.seat
     agents: dict[int, ComputerPlayer] = {}
     if args.opponent == "human":
         humans: tuple[int, ...] = (0, 1)
@@ -337,10 +336,6 @@ def _event_line(ev: Mapping[str, Any], obs: Mapping[str, Any]) -> Text:
 
 
 # ============================================================================ replay
-
-def is_htl_record(record: Record) -> bool:
-    return record.game == GAME
-
 
 def run_htl_replay(record: Record, args: argparse.Namespace, input_fn: InputFn = input,
                    console: Console | None = None, interactive: bool | None = None) -> int:

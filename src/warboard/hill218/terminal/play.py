@@ -1,4 +1,5 @@
-"""``warboard play``: a human against a built-in agent, or two humans at one keyboard."""
+"""``warboard play`` of the card games: a human against a built-in agent, or two humans at one
+keyboard."""
 
 from __future__ import annotations
 
@@ -15,9 +16,7 @@ from warboard.core.registry import make_game
 from warboard.core.session import Session
 from warboard.hill218.actions import resolve_unit, strike_words
 from warboard.hill218.names import result_text, seat_name
-from warboard.hill218.view import CardView
-from warboard.terminal.agents import ComputerPlayer, make_agent
-from warboard.terminal.commands import (
+from warboard.hill218.terminal.commands import (
     burial_example,
     complete_hits,
     explain_illegal,
@@ -27,9 +26,11 @@ from warboard.terminal.commands import (
     show_unit,
     strike_listing,
 )
+from warboard.hill218.terminal.render import make_console, screen
+from warboard.hill218.view import CardView
+from warboard.terminal.agents import ComputerPlayer, make_agent
 from warboard.terminal.loop import QUIT_WORDS, PromptLoop
 from warboard.terminal.prompt import InputFn, Prompter
-from warboard.terminal.render import make_console, screen
 
 # clear the screen and the terminal's scrollback (3J), so that the next player of a hot-seat
 # game cannot scroll back to the previous player's cards
@@ -70,7 +71,7 @@ def _make_game(args: argparse.Namespace) -> Any:
         return make_game(args.game, options)
     except ValueError:
         rules = make_game(args.game).rules
-        handicap = getattr(rules, "handicap", None)
+        handicap = rules.handicap
         if not handicap or handicap[0] != "damaged_ogres":
             raise ValueError(f"--damaged-ogres is an ogre218 option; {args.game} has no "
                              "Ogres") from None
@@ -84,7 +85,7 @@ def _make_game(args: argparse.Namespace) -> Any:
 def _seating(args: argparse.Namespace,
              seed: int) -> tuple[tuple[int, ...], dict[int, ComputerPlayer]]:
     """The human seats and the agents playing the other seats (``--ai`` picks a level)."""
-    level = getattr(args, "ai", None)
+    level = args.ai
     if level and args.opponent != "ai":
         raise ValueError(f"--ai {level} plays against the computer; leave out "
                          f"--opponent {args.opponent}")

@@ -15,8 +15,8 @@ from rich.text import Text
 from warboard.hill218.actions import Bury, Deploy, Strike, resolve_unit, strike_words
 from warboard.hill218.names import BASES, cell_text, seat_name, unit_abbrev, unit_title
 from warboard.hill218.ruleset import Ruleset
+from warboard.hill218.terminal.render import board_text
 from warboard.hill218.view import CardView
-from warboard.terminal.render import board_text
 
 
 def help_text(rules: Ruleset) -> Text:
