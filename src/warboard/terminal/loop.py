@@ -1,6 +1,6 @@
-"""What the play loops of ``warboard play`` share (each game's terminal front end has one,
-e.g. ``hill218.terminal.play.PlayLoop``): chance and agents on their own, humans at the prompt,
-quitting, confirmations and saving the record."""
+"""What the play loops of ``warboard play`` share (each game's terminal front end has one):
+chance and agents on their own, humans at the prompt, quitting, confirmations and saving the
+record."""
 
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.text import Text
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.registry import make_game
 from warboard.core.session import Session
 from warboard.hill218.actions import resolve_unit, strike_words
+from warboard.hill218.game import CardGame, make_game
 from warboard.hill218.names import result_text, seat_name
 from warboard.hill218.terminal.commands import (
     burial_example,
@@ -60,7 +60,7 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input, console: Conso
     return 0 if game_loop.save(args.save) else 1
 
 
-def _make_game(args: argparse.Namespace) -> Any:
+def _make_game(args: argparse.Namespace) -> CardGame:
     """The game ``args`` asks for; a bad ``--damaged-ogres`` is a ``ValueError`` in the
     option's own terms (the engine words it as the JSON option)."""
     options: dict[str, Any] = {"quick_start": bool(args.quick_start)}
