@@ -9,9 +9,9 @@ import pytest
 
 from warboard.adapters.base import flat_observation, legal_action_ids, observation_size
 from warboard.adapters.encodings import make_encoding, parameters
-from warboard.adapters.encodings.holdtheline import EncodingError, IdMeaning, offset_hex
 from warboard.core.protocol import CHANCE, sample_chance
 from warboard.holdtheline import actions as act
+from warboard.holdtheline.encoding import EncodingError, IdMeaning, offset_hex
 from warboard.holdtheline.hexes import distance
 
 SCENARIOS = ["tutorial", "trenton", "princeton", "bemis_heights", "hobkirks_hill"]

@@ -16,7 +16,7 @@ from warboard.ai.ismcts import ISMCTSAgent
 from warboard.ai.levels import GAME_LEVELS, LEVELS
 from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.ratings import elo, elo_intervals, score_interval
-from warboard.core.protocol import CHANCE
+from warboard.core.protocol import CHANCE, Game, State
 from warboard.hill218 import CardGame
 from warboard.hill218.state import CardState
 
@@ -85,7 +85,7 @@ def test_agents_receive_plain_data_only():
     assert all(isinstance(a, tuple) for a in seen["legal"])
 
 
-class DiceRace:
+class DiceRace(Game):
     """A toy perfect-information game with dice: reach 12 first; on your turn roll a die and
     add it, or stop. ISMCTS must handle its chance nodes through the protocol alone."""
 
@@ -102,7 +102,7 @@ class DiceRace:
         return s
 
 
-class DiceState:
+class DiceState(State):
     def __init__(self, game):
         self.game, self.score, self.turn, self.pending = game, [0, 0], 0, False
 

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from warboard.ai.balance import balance_report, balance_specs, parse_agents, run_balance
 from warboard.ai.ratings import score_interval
 from warboard.cli import main
+from warboard.holdtheline.balance import balance_report, balance_specs, parse_agents, run_balance
 
 
 def run_cli(*argv: str) -> tuple[int, str]:

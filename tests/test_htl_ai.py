@@ -19,18 +19,18 @@ from warboard.ai.knowledge import (
     horizon_for,
     rollout_policy_for,
 )
-from warboard.ai.knowledge.cards import evaluate_cards
-from warboard.ai.knowledge.holdtheline import (
+from warboard.ai.levels import GAME_LEVELS, LEVELS, level_budget
+from warboard.ai.match import MatchSpec, play_match
+from warboard.core.protocol import CHANCE, TERMINAL
+from warboard.core.registry import make_game
+from warboard.hill218.knowledge import evaluate_cards
+from warboard.holdtheline.actions import END, Fire, Move
+from warboard.holdtheline.knowledge import (
     evaluate_htl,
     htl_action_prior,
     htl_horizon,
     htl_rollout_policy,
 )
-from warboard.ai.levels import GAME_LEVELS, LEVELS, level_budget
-from warboard.ai.match import MatchSpec, play_match
-from warboard.core.protocol import CHANCE, TERMINAL
-from warboard.core.registry import make_game
-from warboard.holdtheline.actions import END, Fire, Move
 
 
 def decision_points(scenario: str, seed: int, every: int = 9):

@@ -12,9 +12,9 @@ from warboard.cli import build_parser, main
 from warboard.core.record import Record, replay_state
 from warboard.core.registry import make_game
 from warboard.holdtheline.actions import END, Advance, Assault, Fire, Move, Retreat
-from warboard.terminal.htl_commands import CommandError, describe, read_action
-from warboard.terminal.htl_play import make_htl_console, run_htl_play, seat_of_side
-from warboard.terminal.htl_render import board_text, screen, time_out_text
+from warboard.holdtheline.terminal.commands import CommandError, describe, read_action
+from warboard.holdtheline.terminal.play import make_htl_console, run_htl_play, seat_of_side
+from warboard.holdtheline.terminal.render import board_text, screen, time_out_text
 
 
 def cli_args(*argv: str):

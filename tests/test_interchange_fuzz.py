@@ -23,12 +23,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from warboard.bench import legal_corpus
 from warboard.core.errors import IllegalActionError, WarboardError
 from warboard.core.interchange import read_lines, router, run_batch
 from warboard.core.jsonlimits import JSONInputError
 from warboard.core.protocol import CHANCE
 from warboard.core.registry import game_names, make_game
+from warboard.hill218.bench import legal_corpus
 from warboard.hill218.game import CardGame
 from warboard.hill218.serialize import read_position
 from warboard.holdtheline.resolve import STAGES

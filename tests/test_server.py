@@ -33,11 +33,11 @@ from server_helpers import TIMEOUT, UNLIMITED_ENV, LiveServer, free_port, ws_url
 from warboard.core.protocol import State
 from warboard.core.record import Record, export_for_seat
 from warboard.core.registry import make_game
+from warboard.hill218.narrate import log_lines
+from warboard.hill218.terminal.replay import Replay
 from warboard.server.app import NOT_INSTALLED
 from warboard.server.messages import MAX_MESSAGE_BYTES
 from warboard.server.storage import Storage
-from warboard.terminal.narrate import log_lines
-from warboard.terminal.replay import Replay
 
 FORBIDDEN_KEYS = {"hands", "pool", "top", "seed", "decks", "tokens", "token"}
 

@@ -19,21 +19,21 @@ from warboard.core.protocol import CHANCE, TERMINAL, sample_chance
 from warboard.core.record import Record, Recorder, replay_state, replay_states
 from warboard.core.registry import make_game
 from warboard.hill218.actions import Deploy, Draw, Strike, strike_words
+from warboard.hill218.names import result_text
+from warboard.hill218.narrate import log_lines, narrate
 from warboard.hill218.serialize import position_from_json
 from warboard.hill218.state import Deck
-from warboard.terminal.commands import (
+from warboard.hill218.terminal.commands import (
     complete_hits,
     engine_words,
     explain_illegal,
     help_text,
     show_unit,
 )
-from warboard.terminal.names import result_text
-from warboard.terminal.narrate import log_lines, narrate
-from warboard.terminal.play import CLEAR_ALL, run_play
-from warboard.terminal.render import column_width, make_console, screen
-from warboard.terminal.replay import run_replay
-from warboard.terminal.view import View
+from warboard.hill218.terminal.play import CLEAR_ALL, run_play
+from warboard.hill218.terminal.render import column_width, make_console, screen
+from warboard.hill218.terminal.replay import run_replay
+from warboard.hill218.view import CardView as View
 
 PROMPT = re.compile(r"^(South|North) \[(?:(\d) plays? left|setup: bury 2 cards)\]> $")
 COLUMNS = re.compile(r"^ {4}( +-?\d+)+ *$", re.MULTILINE)  # the grid's x header

@@ -3,52 +3,46 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from warboard import __version__
+from warboard.core import registry
 from warboard.server.settings import settings_help
 
-CARD_GAMES = ("hill218", "ogre218")
-GAMES = (*CARD_GAMES, "holdtheline")
 
-
-def _damaged_ogres(text: str) -> list[int]:
-    try:
-        a, b = (int(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError("write it as N0,N1 (e.g. 1,0)") from None
-    return [a, b]
+def _game_clis() -> dict[tuple[str, ...], ModuleType]:
+    """Each game package's command-line module (``GameInfo.cli``), with the games it serves."""
+    names: dict[str, list[str]] = {}
+    for game in registry.games():
+        if game.cli is not None:
+            names.setdefault(game.cli, []).append(game.name)
+    return {tuple(games): importlib.import_module(cli) for cli, games in names.items()}
 
 
 def build_parser() -> argparse.ArgumentParser:
+    titles = ", ".join(f"{g.title} ({g.name})" for g in registry.games())
     parser = argparse.ArgumentParser(
         prog="warboard",
-        description="Two-player tactical wargames with exact rules: The Battle for Hill 218 "
-                    "(hill218) and Ogre: Objective 218 (ogre218).",
+        description=f"Two-player tactical wargames with exact rules: {titles}.",
         epilog="Run 'warboard COMMAND --help' for the options of a command.",
     )
     parser.add_argument("--version", action="version", version=f"warboard {__version__}")
+    parser.set_defaults(run=None, game_options={})
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    games = registry.game_names()
+    default = registry.default_game()
 
     play = sub.add_parser(
         "play", help="play in the terminal against the computer or a friend",
         description="Play a game in the terminal. Type 'help' at the prompt for the notation "
                     "(e.g. 'inf 1,-1 x 1,0'), 'legal' for your legal plays, 'undo' to take "
                     "back your last play.")
-    play.add_argument("game", choices=GAMES, nargs="?", default="hill218",
-                      help="which game (default: hill218)")
-    play_scenario = play.add_mutually_exclusive_group()
-    play_scenario.add_argument("--scenario", default=None, metavar="NAME",
-                               help="holdtheline: the scenario (default: tutorial; 'warboard "
-                                    "scenarios' lists them)")
-    play_scenario.add_argument("--scenario-file", default=None, metavar="FILE",
-                               help="holdtheline: play a scenario file of your own instead "
-                                    "(docs/scenarios.md)")
-    play.add_argument("--side", default=None,
-                      help="holdtheline: the side you play, by name (e.g. american, british) "
-                           "(default: the scenario's first side)")
+    play.add_argument("game", choices=games, nargs="?", default=default,
+                      help=f"which game (default: {default})")
     play.add_argument("--ai", choices=("easy", "medium", "hard", "expert"), default=None,
                       help="play against the computer at this level (default: medium); see "
                            "docs/ai.md")
@@ -60,10 +54,6 @@ def build_parser() -> argparse.ArgumentParser:
                       help="your seat against the computer: 0 = South, 1 = North (default: 0)")
     play.add_argument("--seed", type=int, default=None,
                       help="seed for the shuffles (default: a random one, printed at the end)")
-    play.add_argument("--quick-start", action="store_true",
-                      help="draw 3 cards and skip putting 2 under the deck")
-    play.add_argument("--damaged-ogres", type=_damaged_ogres, metavar="N0,N1",
-                      help="ogre218 handicap: Ogres that start damaged in each seat's deck")
     play.add_argument("--save", metavar="FILE",
                       help="where to write the game record (default: ask at the end)")
     play.add_argument("--no-color", action="store_true", help="plain text output")
@@ -92,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read one JSON document per line on stdin, write one JSON line per input "
                     "line on stdout. A bad line (or one over 1 MiB) gets {\"error\": ...} and "
                     "the batch goes on.")
+    rules.set_defaults(strict=False)
     rules_sub = rules.add_subparsers(dest="rules_command", metavar="QUERY", required=True)
     legal = rules_sub.add_parser(
         "legal", help="position per line -> JSON array of every legal play",
@@ -107,31 +98,17 @@ def build_parser() -> argparse.ArgumentParser:
                            help="refuse a position that no game could reach (more cards than "
                                 "the deck holds) instead of answering it with \"warnings\"; "
                                 "a line's own \"strict\" overrides this")
-    rules_sub.add_parser("los", help="Hold the Line line-of-sight query per line -> {\"los\": ...}",
-                         description='Each input line is a Hold the Line line-of-sight query '
-                                     '{"cols", "rows", "terrain", "units", "from", "to"}; each '
-                                     'output line is {"los": true|false} (docs/interchange.md).')
-
-    scenarios = sub.add_parser(
-        "scenarios", help="list the Hold the Line scenarios, show one, or check a scenario file",
-        description="Without a name: every packaged Hold the Line scenario with its title, "
-                    "turns, sides and a one-line summary. With a name: its details, special "
-                    "rules and history note. With --check FILE: validate a scenario file of "
-                    "your own and show it. The format is in docs/scenarios.md.")
-    shown = scenarios.add_mutually_exclusive_group()
-    shown.add_argument("name", nargs="?", help="a packaged scenario's name (e.g. trenton)")
-    shown.add_argument("--check", metavar="FILE",
-                       help="validate this scenario file (TOML, at most 1 MiB) and show it")
+    clis = _game_clis()
+    for cli in clis.values():
+        cli.add_commands(sub, rules_sub)
 
     arena = sub.add_parser(
         "arena", help="round-robin tournament between agents, with Elo ratings",
         description="Every pair of agents plays --games games (half with each seat order). "
                     "Prints wins/draws/losses, scores with 95% intervals, Elo ratings and "
                     "decision times, and writes a JSON report and a PNG chart into --out.")
-    arena.add_argument("--game", choices=GAMES, default="hill218",
-                       help="which game (default: hill218)")
-    arena.add_argument("--scenario", default=None,
-                       help="holdtheline: the scenario (default: tutorial)")
+    arena.add_argument("--game", choices=games, default=default,
+                       help=f"which game (default: {default})")
     arena.add_argument("--agents", default="random,greedy,ismcts:hard",
                        help="comma-separated agents: random, greedy, ismcts:LEVEL or a level "
                             "(easy, medium, hard, expert) (default: random,greedy,ismcts:hard)")
@@ -142,8 +119,6 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--backend", choices=("process", "ray"), default="process",
                        help="run games in local processes or as Ray tasks (extra 'ray')")
     arena.add_argument("--seed", type=int, default=1, help="tournament seed (default: 1)")
-    arena.add_argument("--quick-start", action="store_true",
-                       help="play with the quick_start option")
     arena.add_argument("--no-time-caps", action="store_true",
                        help="levels search their full iteration budgets however long it takes: "
                             "results replay exactly and do not depend on the machine's load")
@@ -187,8 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     loadtest.add_argument("--seconds", type=float, default=60.0,
                           help="how long to measure, after the first games are open "
                                "(default: 60)")
-    loadtest.add_argument("--game", choices=CARD_GAMES, default="hill218",
-                          help="which game (default: hill218)")
+    loadtest.add_argument("--game", choices=games, default=default,
+                          help=f"which game (default: {default})")
     loadtest.add_argument("--think", metavar="MS", default="2000-6000",
                           help="each bot's think time before it acts, in milliseconds: MS, or "
                                "MIN-MAX for a uniform random time (default: 2000-6000, a "
@@ -221,9 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
         "bench", help="measure engine speed (random games, legal-play generation)",
         description="Play uniformly random full games on one core and time 'rules legal' on a "
                     "corpus of positions from such games.")
-    bench.add_argument("game", choices=GAMES, help="which ruleset (holdtheline: every scenario)")
-    bench.add_argument("--scenario", default=None,
-                       help="holdtheline: only this scenario (default: every one)")
+    bench.add_argument("game", choices=[g.name for g in registry.games() if g.bench],
+                       help="which game")
     bench.add_argument("--seconds", type=float, default=5.0,
                        help="how long to play random games (default: 5)")
     bench.add_argument("--corpus", type=int, default=2000,
@@ -236,28 +210,6 @@ def build_parser() -> argparse.ArgumentParser:
                        help="decision points for --ai (default: 20)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
 
-    balance = sub.add_parser(
-        "balance", help="Hold the Line: AI-against-AI games to measure a scenario's balance",
-        description="Play --games games of a Hold the Line scenario between computer players "
-                    "(the same agent on both sides by default) and report each side's win "
-                    "rate and the draws, with 95% intervals (Wilson's), how the games ended "
-                    "and the mean VP. See docs/scenarios.md, \"Balance\".")
-    balanced = balance.add_mutually_exclusive_group(required=True)
-    balanced.add_argument("scenario", nargs="?", help="a packaged scenario's name (e.g. trenton)")
-    balanced.add_argument("--scenario-file", metavar="FILE",
-                          help="a scenario file of your own instead of a name")
-    balance.add_argument("--games", type=int, default=40, help="games to play (default: 40)")
-    balance.add_argument("--agents", default="hard",
-                         help="the agent of both sides, or SIDE0,SIDE1 (random, greedy, "
-                              "ismcts:LEVEL or a level; default: hard)")
-    balance.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                         help="parallel worker processes (default: one per core)")
-    balance.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
-    balance.add_argument("--no-time-caps", action="store_true",
-                         help="levels search their full iteration budgets (results replay "
-                              "exactly, whatever the machine's load)")
-    balance.add_argument("--json", action="store_true", help="print one JSON object")
-
     headtohead = sub.add_parser(
         "headtohead", help="warboard's hard agent against OpenSpiel's IS-MCTS bot (extra "
                            "'openspiel')",
@@ -268,30 +220,51 @@ def build_parser() -> argparse.ArgumentParser:
     from warboard.adapters.headtohead import add_arguments
 
     add_arguments(headtohead)
+
+    for command, command_parser in (("play", play), ("arena", arena), ("bench", bench)):
+        owned = {}
+        for names, cli in clis.items():
+            group = command_parser.add_argument_group(f"{'/'.join(names)} options")
+            cli.add_arguments(command, group)
+            if group._group_actions:  # argparse keeps no public list of a group's options
+                owned[names] = list(group._group_actions)
+        command_parser.set_defaults(game_options=owned)
     return parser
+
+
+def check_game_options(args: argparse.Namespace) -> None:
+    """Refuse an option that another game than ``args.game`` added to the command."""
+    for names, actions in args.game_options.items():
+        if args.game in names:
+            continue
+        for action in actions:
+            if vars(args)[action.dest] != action.default:
+                raise ValueError(f"{action.option_strings[0]} is a {'/'.join(names)} option, "
+                                 f"not one of {args.game}")
+
+
+def _part(game: str, module: str | None, what: str) -> ModuleType:
+    """``module``, a part of ``game``'s descriptor (its terminal front end, its benchmark)."""
+    if module is None:
+        raise ValueError(f"{game} has no {what}")
+    return importlib.import_module(module)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        check_game_options(args)
+        if args.run is not None:  # a game's own command
+            return registry.resolve(args.run)(args)
         if args.command == "play":
-            if args.game == "holdtheline":
-                from warboard.terminal.htl_play import run_htl_play
-
-                return run_htl_play(args)
-            from warboard.terminal.play import run_play
-
-            return run_play(args)
+            terminal = registry.info(args.game).terminal
+            return _part(args.game, terminal, "terminal front end").play(args)
         if args.command == "replay":
             from warboard.core.record import Record
-            from warboard.terminal.htl_play import is_htl_record, run_htl_replay
 
             record = Record.load(args.file)
-            if is_htl_record(record):
-                return run_htl_replay(record, args)
-            from warboard.terminal.replay import run_replay
-
-            return run_replay(args)
+            return _part(record.game, registry.info(record.game).terminal,
+                         "terminal front end").replay(record, args)
         if args.command == "export":
             from warboard.core.record import Record, export_for_seat
 
@@ -301,24 +274,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "rules":
             from warboard.core.interchange import read_lines, router, run_batch
 
-            handler = router(args.rules_command, strict=getattr(args, "strict", False))
+            handler = router(args.rules_command, strict=args.strict)
             out = sys.stdout
             for line in run_batch(read_lines(sys.stdin.buffer), handler):
                 out.write(line + "\n")
             out.flush()
             return 0
-        if args.command == "scenarios":
-            from warboard.holdtheline.scenario_file import run_scenarios
-
-            return run_scenarios(args)
         if args.command == "arena":
             from warboard.ai.arena_cli import run_arena_command
 
             return run_arena_command(args)
-        if args.command == "balance":
-            from warboard.ai.balance import run_balance_command
-
-            return run_balance_command(args)
         if args.command == "serve":
             from warboard.server.serve import run_serve
 
@@ -332,9 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run(args)
         if args.command == "bench":
-            from warboard.bench import run_bench
-
-            return run_bench(args)
+            return _part(args.game, registry.info(args.game).bench, "benchmark").run_bench(args)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -22,10 +22,7 @@ def legal_action_ids(encoding: Encoding, state: State) -> dict[int, Action]:
     """
     seat = state.current_player()
     legal = state.legal_actions()
-    # an encoding that numbers plays from the position (Hold the Line) provides action_ids
-    numbered = getattr(encoding, "action_ids", None)
-    ids = (numbered(state, legal) if numbered is not None
-           else [encoding.action_id(seat, action) for action in legal])
+    ids = encoding.action_ids(state, legal)
     by_id: dict[int, Action] = {}
     for action, action_id in zip(legal, ids, strict=True):
         if action_id is None:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from warboard.ai.ratings import score_interval
+from warboard.core.registry import games
 
-GAMES = ("hill218", "ogre218")
 UCT_C = 2.0  # OpenSpiel's IS-MCTS example value
 FIRST_SIMULATIONS = 4  # the OpenSpiel bot's first search, which measures its speed
 MIN_SIMULATIONS = 2  # its search needs two: the first only evaluates the root
@@ -113,8 +113,10 @@ def play(job: Job) -> Outcome:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=GAMES, default="hill218",
-                        help="which game (default: hill218)")
+    # IS-MCTS is the bot for hidden information
+    names = [g.name for g in games() if g.hidden_information and g.encoding is not None]
+    parser.add_argument("--game", choices=names, default=names[0],
+                        help=f"which game (default: {names[0]})")
     parser.add_argument("--games", type=int, default=200,
                         help="games, half with each seat order (default: 200)")
     parser.add_argument("--seconds", type=float, default=0.5,

@@ -1,7 +1,7 @@
 """warboard's games as OpenSpiel Python games (extra ``openspiel``).
 
-Importing this module registers ``warboard_hill218`` and ``warboard_ogre218`` (every game with an
-encoding, ``warboard_NAME``), so ``pyspiel.load_game("warboard_hill218(window=21)")`` works. The
+Importing this module registers every game with an encoding as ``warboard_NAME``, so that
+``pyspiel.load_game("warboard_NAME(window=21)")`` works (parameters: ``encodings.parameters``). The
 game is the warboard engine behind the core protocol; the fixed action ids and tensors come from
 the game's encoding (``warboard.adapters.encodings``). See docs/adapters.md.
 
@@ -34,6 +34,7 @@ from warboard.adapters.base import chance_ids, legal_action_ids
 from warboard.adapters.encodings import Encoding, game_names, make_encoding, parameters
 from warboard.core.protocol import CHANCE, Action
 from warboard.core.protocol import State as WarboardState
+from warboard.core.replay import seen_by
 
 # draws for resample_from_infostate when OpenSpiel passes one of its own samplers (they cannot
 # be called from Python); seed it for reproducible searches, or pass a random.Random
@@ -133,9 +134,8 @@ class _Core:
     def apply(self, action: Action) -> None:
         state = self.state
         player = state.current_player()
-        visible_to = getattr(self.encoding.game, "visible_to", None)
-        seen = (True, True) if visible_to is None else (
-            bool(visible_to(state, action, 0)), bool(visible_to(state, action, 1)))
+        shown = seen_by(self.encoding.game, state, action, (0, 1))
+        seen = (shown[0], shown[1])
         state.apply(action)
         self.events.append(("chance" if player == CHANCE else f"seat {player}", action, seen))
         self.legal = None
@@ -209,10 +209,7 @@ class State(pyspiel.State):
             play = core.legal_ids().get(action)
             if play is not None:
                 return enc.game.action_to_text(play)
-        describe = getattr(enc, "action_text", None)  # ids that decode without a position
-        if describe is not None:
-            return describe(player, action)
-        return enc.game.action_to_text(enc.action(player, action))
+        return enc.action_text(player, action)
 
     def is_terminal(self) -> bool:
         return self._core.state.is_terminal()
@@ -233,8 +230,7 @@ class State(pyspiel.State):
             return self.clone()
         rng = probability_sampler if isinstance(probability_sampler, random.Random) \
             else RESAMPLE_RNG
-        sampled = core.encoding.game.sample_state(  # type: ignore[attr-defined]
-            core.state.observation(player), rng)
+        sampled = core.encoding.game.sample_state(core.state.observation(player), rng)
         events = [(actor, action if seen[player] else None, seen)
                   for actor, action, seen in core.events]
         return State(self.get_game(), _Core(core.encoding, sampled, events))

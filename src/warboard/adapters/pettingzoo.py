@@ -1,7 +1,7 @@
 """warboard's games as a PettingZoo AEC environment and a Gymnasium single-seat environment
 (extra ``rl``).
 
-``env(game="hill218", **params)`` is the AEC environment (agents ``player_0`` / ``player_1``,
+``env(game, **params)`` is the AEC environment (agents ``player_0`` / ``player_1``,
 seats 0 and 1), wrapped like PettingZoo's classic games: an illegal action ends the game with
 -1 for the seat that took it. ``SingleSeatEnv(game, seat=0, opponent="random", **params)``
 plays one seat against a warboard agent (``make_agent`` names: ``random``, ``greedy``, levels).
@@ -34,6 +34,7 @@ from warboard.adapters.base import flat_observation, legal_action_ids, observati
 from warboard.adapters.encodings import Encoding, make_encoding
 from warboard.ai.agent import Agent, decide, make_agent
 from warboard.core.protocol import CHANCE, Action, sample_chance
+from warboard.core.registry import default_game
 
 AGENTS = ("player_0", "player_1")
 
@@ -100,10 +101,10 @@ class raw_env(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "warboard_v0",
                                           "is_parallelizable": False}
 
-    def __init__(self, game: str = "hill218", render_mode: str | None = None,
+    def __init__(self, game: str | None = None, render_mode: str | None = None,
                  **params: Any) -> None:
         super().__init__()
-        self.encoding = make_encoding(game, params)
+        self.encoding = make_encoding(game or default_game(), params)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -167,10 +168,10 @@ class raw_env(AECEnv):
         pass
 
 
-def env(game: str = "hill218", **params: Any) -> AECEnv:
-    """The AEC environment of ``game`` (``hill218``, ``ogre218`` or ``holdtheline``); ``params``:
-    the game's parameters (docs/adapters.md: ``window``, ``quick_start`` and ruleset options for
-    the card games; ``scenario`` and optional rules for Hold the Line), ``render_mode``."""
+def env(game: str | None = None, **params: Any) -> AECEnv:
+    """The AEC environment of ``game`` (any game with an encoding; by default the registry's
+    first); ``params``: the game's parameters (``encodings.parameters(game)``, docs/adapters.md),
+    ``render_mode``."""
     wrapped: AECEnv = raw_env(game, **params)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
@@ -188,12 +189,12 @@ class SingleSeatEnv(gymnasium.Env):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str = "hill218", seat: int | None = 0,
+    def __init__(self, game: str | None = None, seat: int | None = 0,
                  opponent: str | Agent = "random", render_mode: str | None = None,
                  **params: Any) -> None:
         if seat not in (0, 1, None):
             raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
-        self.encoding = make_encoding(game, params)
+        self.encoding = make_encoding(game or default_game(), params)
         self.fixed_seat = seat
         self.seat = seat or 0
         self.opponent = make_agent(opponent) if isinstance(opponent, str) else opponent

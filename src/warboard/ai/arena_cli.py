@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from rich.table import Table
 
 from warboard.ai.agent import make_agent
 from warboard.ai.arena import ArenaReport, report, run_matches, schedule, write_outputs
+from warboard.core.registry import info
 
 
 def run_arena_command(args: argparse.Namespace) -> int:
@@ -38,17 +40,9 @@ def run_arena_command(args: argparse.Namespace) -> int:
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The game's options from the command line: ``--quick-start`` for the card games,
-    ``--scenario`` for Hold the Line (checked here, so a typo fails before any game)."""
-    if args.game == "holdtheline":
-        from warboard.core.registry import make_game
-
-        options = {"scenario": getattr(args, "scenario", None) or "tutorial"}
-        make_game(args.game, options)
-        return options
-    if getattr(args, "scenario", None):
-        raise ValueError(f"--scenario is a holdtheline option; {args.game} has no scenarios")
-    return {"quick_start": True} if args.quick_start else {}
+    """The game's options from its own arguments (``GameInfo.cli``)."""
+    cli = info(args.game).cli
+    return {} if cli is None else dict(importlib.import_module(cli).game_options(args.game, args))
 
 
 def print_report(console: Console, rep: ArenaReport) -> None:

@@ -94,7 +94,7 @@ class ISMCTSAgent:
         policy = rollout_policy_for(game)
         prior = action_prior_for(game)
         root = Node(1 - seat)
-        base = game.sample_state(view, rng)  # type: ignore[attr-defined]
+        base = game.sample_state(view, rng)
         beyond = None if horizon is None else horizon(base)
         root_priors = {}
         for action in legal:
@@ -105,7 +105,7 @@ class ISMCTSAgent:
         done = 0
         # at least one iteration, so that a root child exists however short the time
         while done < limit and (done == 0 or deadline is None or time.perf_counter() < deadline):
-            state = game.sample_state(view, rng)  # type: ignore[attr-defined]
+            state = game.sample_state(view, rng)
             self._iterate(root, state, rng, evaluate, policy, prior, root_priors, depth,
                           search, beyond)
             done += 1

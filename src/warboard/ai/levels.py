@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from warboard.core.registry import games
 
 # Iteration budgets make a level reproducible with a seed; the seconds cap bounds its answer
 # time on a slow or busy machine (hard answers within a second on one core of the project's
@@ -16,23 +19,15 @@ LEVELS: dict[str, dict[str, Any]] = {
     "expert": {"kind": "ismcts", "iterations": 1000, "exploration": 0.25, "seconds": 5.0},
 }
 
-# A game may have its own budget for a level (the same caps in seconds); an agent made for a
-# level uses it when it plays that game.
-GAME_LEVELS: dict[str, dict[str, dict[str, Any]]] = {
-    # hill218: expert's 1000 iterations scored 54.5% against hard over 200 games; it searches
-    # twice as long (about 0.4 s a decision on a quiet core)
-    "hill218": {"expert": {"iterations": 2000}},
-    # Hold the Line: ~70 legal actions per position and a slower engine (docs/ai.md)
-    "holdtheline": {
-        "medium": {"iterations": 120},
-        "hard": {"iterations": 300},
-        "expert": {"iterations": 1500, "exploration": 0.5},
-    },
-}
+
+# A game may have its own budget for a level (``GameInfo.levels``, the same caps in seconds); an
+# agent made for a level uses it when it plays that game.
+GAME_LEVELS: dict[str, Mapping[str, Mapping[str, Any]]] = {
+    game.name: game.levels for game in games() if game.levels}
 
 
 def level_budget(level: str, game: str | None = None) -> dict[str, Any]:
-    """The budget of ``level`` for ``game`` (the card games' when the game has none)."""
+    """The budget of ``level`` for ``game`` (the common one when the game has none)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
     return {**LEVELS[level], **GAME_LEVELS.get(game or "", {}).get(level, {})}

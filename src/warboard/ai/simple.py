@@ -36,7 +36,7 @@ class GreedyAgent:
             return legal[0]
         evaluate = evaluator_for(game)
         seat = view_seat(view)
-        base = game.sample_state(view, rng)  # type: ignore[attr-defined]
+        base = game.sample_state(view, rng)
         best: list[Action] = []
         best_value = -math_inf
         for action in legal:

@@ -2,8 +2,8 @@
 
 Game-neutral: ``run_batch`` reads the lines within limits (``parse_json``) and turns every error
 into an ``{"error": ...}`` line, so that one bad line never stops the batch; ``router`` sends
-each line to the game whose position it holds. Each game's interchange module (listed in
-``registry.INTERCHANGES``) provides:
+each line to the game whose position it holds. Each game's interchange module
+(``GameInfo.interchange``) provides:
 
 * ``QUERIES``: query name -> handler. ``legal`` and ``apply`` handlers take the line (a
   position, an apply request) and ``strict``; any other query's handler takes the line alone.
@@ -11,7 +11,7 @@ each line to the game whose position it holds. Each game's interchange module (l
 * ``POSITION_HINT``, ``REQUEST_HINT``: how its positions are recognised and what its ``apply``
   requests hold, for the errors on a line that no game owns.
 
-Rules contract (hill218.md §7): a position need not be reachable. One that is inconsistent
+Rules contract (§7): a position need not be reachable. One that is inconsistent
 (more cards than the deck holds) is answered with a ``"warnings"`` list (``with_warnings``),
 unless the caller asks for strict checking, which refuses it.
 """

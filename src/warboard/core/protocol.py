@@ -10,13 +10,23 @@ Actions and chance outcomes are small hashable values; each game converts them t
 JSON (``action_to_json`` / ``action_from_json``) so records, the server and other tools can carry
 them. ``apply`` validates what it is given and raises ``IllegalActionError`` without changing
 anything when the action is not legal.
+
+Everything the layers above call is declared here. What a game may leave unsaid has a default
+in these classes, which every engine subclasses: a faster chance draw
+(``State.sample_chance_outcome``), descriptions of the legal actions (``State.action_hints``,
+asked only when ``Game.describes_actions``), which seat may learn which event
+(``Game.visible_to``), when a seat may take back its last decision (``Game.undo_refusal``) and
+how its log is told (``Game.narrator``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from warboard.core.narration import Narrator
 
 CHANCE = -1
 TERMINAL = -4
@@ -67,6 +77,23 @@ class State(Protocol):
         reads it back."""
         ...
 
+    def sample_chance_outcome(self, rng: random.Random) -> Action:
+        """One of ``chance_outcomes()`` drawn with its probability, using ``rng`` (a state may
+        draw from the same distribution faster than it lists it)."""
+        outcomes = self.chance_outcomes()
+        r = rng.random()
+        acc = 0.0
+        for outcome, p in outcomes:
+            acc += p
+            if r < acc:
+                return outcome
+        return outcomes[-1][0]
+
+    def action_hints(self, action: Action) -> dict[str, JSON]:
+        """What the rules tell a player about a legal action before it is played (chances,
+        costs), as JSON-ready data; asked only when ``game.describes_actions``."""
+        return {}
+
 
 @runtime_checkable
 class Game(Protocol):
@@ -75,6 +102,7 @@ class Game(Protocol):
     name: str
     options: Mapping[str, JSON]
     num_seats: int
+    describes_actions: ClassVar[bool] = False  # its states' action_hints say something
 
     def new_initial_state(self) -> State: ...
 
@@ -86,6 +114,37 @@ class Game(Protocol):
 
     def state_from_json(self, data: Mapping[str, JSON]) -> State: ...
 
+    def sample_state(self, view: Mapping[str, JSON], rng: random.Random) -> State:
+        """A full state consistent with a seat's view (``observation(seat)``), what the seat
+        has not seen drawn with ``rng``: how search and resampling see hidden information."""
+        ...
+
+    def visible_to(self, state: State, action: Action, seat: int) -> bool:
+        """May ``seat`` learn ``action``, about to be applied to ``state``? (By default every
+        event is public.)"""
+        return True
+
+    def undo_refusal(self, state: State, events: Sequence[Mapping[str, JSON]],
+                     seat: int) -> str | None:
+        """Why ``seat`` may not take back the last of ``events`` (the record's, which led to
+        ``state``), or ``None`` when it may. By default only its own decision, so never past a
+        chance outcome or the other seat's decision."""
+        if not events or events[-1].get("seat") != seat:
+            return ("undo takes back only your own decisions, never past a chance outcome or "
+                    "the other seat's decision")
+        return None
+
+    def narrator(self) -> Narrator:
+        """How the game's log is told to each reader (by default: not at all)."""
+        from warboard.core.narration import Narrator
+
+        return Narrator()
+
+    def public_data(self) -> dict[str, JSON]:
+        """What a client may show of the game's rules (its units, terrain, names) as JSON-ready
+        data (by default nothing)."""
+        return {}
+
 
 def returns_of(result: Mapping[str, Any] | None) -> tuple[float, float]:
     """The two seats' returns for a game's ``result`` (its ``winner``: 0, 1 or None): +1 for
@@ -96,28 +155,8 @@ def returns_of(result: Mapping[str, Any] | None) -> tuple[float, float]:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw one chance outcome of ``state`` with its probability, using ``rng``.
-
-    A state may offer a faster ``sample_chance_outcome(rng)`` drawing from the same distribution.
-    """
-    fast = getattr(state, "sample_chance_outcome", None)
-    if fast is not None:
-        return fast(rng)
-    outcomes = state.chance_outcomes()
-    r = rng.random()
-    acc = 0.0
-    for outcome, p in outcomes:
-        acc += p
-        if r < acc:
-            return outcome
-    return outcomes[-1][0]
-
-
-def public_data(game: Game) -> dict[str, JSON]:
-    """What a client may show of ``game``'s rules (its units, terrain, names), as JSON-ready
-    data: the game's own ``public_data()``, or nothing for a game without one."""
-    own = getattr(game, "public_data", None)
-    return own() if own is not None else {}
+    """Draw one chance outcome of ``state`` with its probability, using ``rng``."""
+    return state.sample_chance_outcome(rng)
 
 
 def outcome_probabilities_ok(outcomes: Sequence[tuple[Action, float]]) -> bool:

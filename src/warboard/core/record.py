@@ -15,9 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from warboard.core.errors import IllegalActionError, RecordError, WarboardError
+from warboard.core.errors import RecordError
 from warboard.core.protocol import CHANCE, Game, State
 from warboard.core.registry import make_game
+from warboard.core.replay import replay, steps_as_seen
 
 FORMAT = "warboard-record"
 VERSION = 1
@@ -126,20 +127,7 @@ def replay_states(record: Record, game: Game | None = None) -> Iterator[State]:
     game = game or record.make_game()
     state = game.new_initial_state()
     yield state.clone()
-    for i, event in enumerate(record.events):
-        try:
-            action = game.action_from_json(event.get("action"), state)
-            seat = state.current_player()
-            expected = None if seat == CHANCE else seat
-            if event.get("seat") != expected:
-                raise RecordError(f"event {i}: recorded for seat {event.get('seat')!r} but "
-                                  f"{'chance' if expected is None else f'seat {expected}'} "
-                                  "acts there")
-            state.apply(action)
-        except (IllegalActionError, WarboardError) as exc:
-            if isinstance(exc, RecordError):
-                raise
-            raise RecordError(f"event {i} does not replay: {exc}") from exc
+    for _ in replay(game, state, record.events):
         yield state.clone()
 
 
@@ -154,24 +142,7 @@ def export_for_seat(record: Record, seat: int) -> Record:
     if record.view is not None:
         raise RecordError(f"this record was already exported for seat {record.view}; "
                           "export from the full record")
-    game = record.make_game()
-    visible_to = getattr(game, "visible_to", None)
-    state = game.new_initial_state()
-    frames = [state.observation(seat)]
-    events = []
-    for i, event in enumerate(record.events):
-        try:
-            action = game.action_from_json(event.get("action"), state)
-            shown = visible_to is None or visible_to(state, action, seat)
-            state.apply(action)
-        except WarboardError as exc:
-            raise RecordError(f"event {i} does not replay: {exc}") from exc
-        events.append({"seat": event.get("seat"),
-                       "action": event.get("action") if shown else None,
-                       **({} if shown else {"hidden": True})})
-        frames.append(state.observation(seat))
+    start, steps = steps_as_seen(record.make_game(), record.events, seat)
     return Record(game=record.game, options=record.options, seed=None, players=record.players,
-                  events=events, result=record.result, view=seat, frames=frames,
-                  created=record.created)
-
-
+                  events=[event for event, _ in steps], result=record.result, view=seat,
+                  frames=[start, *(view for _, view in steps)], created=record.created)

@@ -11,6 +11,7 @@ determinizations; the result is an ordinary state whose later draws are chance e
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from warboard.core.errors import PositionError
@@ -18,7 +19,7 @@ from warboard.hill218.grid import pack
 from warboard.hill218.state import BURY, PLAY, CardState, Deck
 
 
-def sample_state(game: Any, view: dict[str, Any], rng: random.Random) -> CardState:
+def sample_state(game: Any, view: Mapping[str, Any], rng: random.Random) -> CardState:
     seat = view.get("seat")
     if seat not in (0, 1) or "hand" not in view:
         raise PositionError("sample_state needs a seat's own view (observation(seat))")

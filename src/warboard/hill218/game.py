@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
+from warboard.core.protocol import JSON, Game
 from warboard.hill218 import actions as act
 from warboard.hill218.ruleset import RULESETS, Ruleset, load_ruleset, unit_title
 from warboard.hill218.state import DEAL, CardState
 
+if TYPE_CHECKING:
+    from warboard.hill218.narrate import CardNarrator
 
-class CardGame:
+
+class CardGame(Game):
     """``hill218`` or ``ogre218`` with its options fixed.
 
     Options: ``quick_start`` (bool: draw 3, skip putting 2 under the deck) and, for rulesets with
@@ -85,14 +89,14 @@ class CardGame:
 
         return state_from_json(self, data)
 
-    def sample_state(self, view: dict[str, Any], rng: Any) -> CardState:
+    def sample_state(self, view: Mapping[str, Any], rng: Any) -> CardState:
         """A full state consistent with a seat's view (its information set), the unseen cards
         dealt at random."""
         from warboard.hill218.determinize import sample_state
 
         return sample_state(self, view, rng)
 
-    def visible_to(self, state: CardState, action: Any, seat: int) -> bool:
+    def visible_to(self, state: Any, action: Any, seat: int) -> bool:
         """May ``seat`` learn ``action`` (about to be applied to ``state``)? Draws and burials
         are private to their owner; everything else is public."""
         if isinstance(action, act.Draw):
@@ -101,6 +105,20 @@ class CardGame:
         if isinstance(action, act.Bury):
             return state.setup_seat == seat
         return True
+
+    def undo_refusal(self, state: Any, events: Sequence[Mapping[str, JSON]],
+                     seat: int) -> str | None:
+        """Only the seat's own plays, within its turn: never past a draw or the other seat's
+        play."""
+        if not events or events[-1].get("seat") != seat:
+            return ("you have made no play in this turn to take back (undo works only within "
+                    "your own turn, before any draw or other player's decision)")
+        return None
+
+    def narrator(self) -> CardNarrator:
+        from warboard.hill218.narrate import CardNarrator
+
+        return CardNarrator(self.rules)
 
     def describe_seats(self) -> tuple[str, str]:
         return ("South", "North")

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.protocol import CHANCE, TERMINAL, returns_of
+from warboard.core.protocol import CHANCE, TERMINAL, State, returns_of
 from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike
 from warboard.hill218.grid import HILL, STRIDE, base_cell, pack, unpack
 
@@ -24,13 +24,15 @@ PHASES = (FIRST, DEAL, BURY, DRAW, PLAY, OVER)
 
 BASES = (base_cell(0), base_cell(1))
 PLAYS_CACHE_SIZE = 4096  # boards whose legal plays a ruleset keeps (CardState._board_plays)
+SERVER_PLAYS_CACHE_SIZE = 256  # a server asks each board's plays a few times only
 
 
-def set_plays_cache_size(boards: int) -> None:
-    """How many boards' legal plays each ruleset keeps, process-wide. Search revisits boards and
-    wants many; a server sees each board a few times and prefers fewer long-lived objects."""
+def tune_for_server() -> None:
+    """Keep fewer boards' legal plays in each ruleset, process-wide (``GameInfo.server_setup``):
+    search revisits boards and wants many, while a server, whose AI thinks in worker processes,
+    sees each board a few times and prefers fewer long-lived objects."""
     global PLAYS_CACHE_SIZE
-    PLAYS_CACHE_SIZE = boards
+    PLAYS_CACHE_SIZE = SERVER_PLAYS_CACHE_SIZE
 STRIKE_KEY = -1
 SETUP_DRAW, QUICK_DRAW = 5, 3  # cards drawn at setup (2 of the 5 go under the deck)
 
@@ -65,7 +67,7 @@ class Deck:
         return c
 
 
-class CardState:
+class CardState(State):
     """One node of a hill218/ogre218 game (see ``warboard.core.protocol.State``)."""
 
     def __init__(self, game: CardGame) -> None:

@@ -8,10 +8,11 @@ own (``scenario.options``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
+from warboard.core.protocol import JSON, Game
 from warboard.holdtheline import actions as act
 from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.movement import Board
@@ -20,11 +21,15 @@ from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.state import HtlState
 from warboard.holdtheline.tables import TABLES
 
+if TYPE_CHECKING:
+    from warboard.holdtheline.narrate import HtlNarrator
+
 DEFAULT_SCENARIO = "tutorial"
 
 
-class HoldTheLineGame:
+class HoldTheLineGame(Game):
     num_seats = 2
+    describes_actions = True  # HtlState.action_hints
 
     def __init__(self, name: str = "holdtheline", options: Mapping[str, Any] | None = None,
                  scenario: Scenario | None = None) -> None:
@@ -111,11 +116,27 @@ class HoldTheLineGame:
             state.legal_actions()  # listed once, shared by the clones
         return cached[1].clone()
 
+    def narrator(self) -> HtlNarrator:
+        from warboard.holdtheline.narrate import HtlNarrator
+
+        return HtlNarrator()
+
     def describe_seats(self) -> tuple[str, str]:
         return (self.scenario.sides[0].display_name, self.scenario.sides[1].display_name)
 
-    def visible_to(self, state: Any, action: Any, seat: int) -> bool:
-        return True
+    def undo_refusal(self, state: Any, events: Sequence[Mapping[str, JSON]],
+                     seat: int) -> str | None:
+        """Back over the seat's own actions only, never past a die roll or the other side's
+        decision."""
+        if not events:
+            return "nothing has been played yet"
+        last = events[-1].get("seat")
+        if last is None:
+            return ("a die has been rolled since your last action (undo never goes back past "
+                    "a die roll)")
+        if last != seat:
+            return "the last decision was not yours"
+        return None
 
     def public_data(self) -> dict[str, Any]:
         """The terrain and unit tables for a client's labels and map key

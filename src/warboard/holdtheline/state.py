@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.protocol import CHANCE, TERMINAL, returns_of
+from warboard.core.protocol import CHANCE, TERMINAL, State, returns_of
 from warboard.holdtheline.actions import Die, End
 from warboard.holdtheline.activation import activate
 from warboard.holdtheline.attack import attack_profile
@@ -47,7 +47,7 @@ DIE6 = tuple((Die(v), 1 / 6) for v in range(1, 7))
 DICE6 = tuple(Die(v) for v in range(1, 7))
 
 
-class HtlState:
+class HtlState(State):
     """One position of a Hold the Line game (see ``warboard.core.protocol.State``).
 
     ``events`` is the game's log (docs/holdtheline-events.md). A state for search may set

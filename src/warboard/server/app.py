@@ -25,8 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import warboard
-from warboard.core.protocol import public_data
-from warboard.core.registry import game_names, make_game
+from warboard.core import registry
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
@@ -155,8 +154,8 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
 
     @app.get("/api/rules/{game}")
     async def game_rules(game: str = PathParam(max_length=GAME_NAME_MAX_LENGTH)) -> Response:
-        if game not in game_names():
-            raise Refused(f"no game {game!r}; games: {', '.join(game_names())}", 404)
+        if game not in registry.game_names():
+            raise Refused(f"no game {game!r}; games: {', '.join(registry.game_names())}", 404)
         return Response(await asyncio.to_thread(rules_data, game), media_type="application/json")
 
     @app.post("/api/games", status_code=201)
@@ -247,23 +246,15 @@ async def refuse_socket(websocket: WebSocket, refusal: Refused) -> None:
 @cache  # one entry per registered game: the name is checked first
 def rules_data(game: str) -> bytes:
     """``GET /api/rules/{game}``: the game's public data (``Game.public_data``) as JSON text."""
-    return encode(public_data(make_game(game))).encode()
+    return encode(registry.make_game(game).public_data()).encode()
 
 
 @lru_cache(maxsize=1)
 def scenario_list() -> list[dict[str, Any]]:
-    """The Hold the Line scenarios for ``GET /api/scenarios``: name, title, one-line summary,
-    sides (seat 0 first) and who moves first, in the order of ``warboard scenarios``."""
-    from warboard.holdtheline.scenario_file import list_scenarios, load_scenario
-
-    out = []
-    for name, title, summary in list_scenarios():
-        sc = load_scenario(name)
-        out.append({"name": name, "title": title, "summary": summary, "date": sc.date or None,
-                    "turns": sc.turn_limit, "first": sc.first,
-                    "sides": [{"name": side.name, "label": side.display_name,
-                               "home_edges": list(side.home_edges)} for side in sc.sides]})
-    return out
+    """The scenarios of the games that have them (``GameInfo.scenarios``), for ``GET
+    /api/scenarios``."""
+    return [scenario for game in registry.games() if game.scenarios is not None
+            for scenario in registry.resolve(game.scenarios)()]
 
 
 def _serve_client(app: FastAPI, web_dir: Path | None) -> None:

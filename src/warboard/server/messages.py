@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from warboard.ai.levels import LEVELS
 from warboard.core.jsonlimits import JSONInputError, parse_json
+from warboard.core.registry import default_game
 from warboard.server.storage import GameSummary
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
@@ -62,7 +63,7 @@ class _Strict(BaseModel):
 class CreateGame(_Strict):
     """``POST /api/games``."""
 
-    game: str = "hill218"
+    game: str = Field(default_factory=default_game)
     options: dict[str, Any] = Field(default_factory=dict)
     mode: Literal["ai", "friend", "hotseat"] = "ai"
     ai_level: Level = "medium"

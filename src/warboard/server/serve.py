@@ -15,7 +15,7 @@ import uvicorn
 from fastapi import FastAPI
 from pydantic import ValidationError
 
-from warboard.hill218.state import set_plays_cache_size
+from warboard.core import registry
 from warboard.server.ai_runner import AIRunner
 from warboard.server.app import create_app
 from warboard.server.cluster import peers_for
@@ -29,8 +29,6 @@ WS_FRAME_LIMIT = 1024 * 1024
 # A request whose request line and headers are larger is answered 431 (http_limits), WebSocket
 # upgrades included; the browser's requests carry a few hundred bytes of them.
 MAX_HEADER_BYTES = ServerSettings().max_header_bytes  # the default limit on a request head
-# The server asks each board's legal plays a few times only (its AI thinks in worker processes).
-SERVER_PLAYS_CACHE_BOARDS = 256
 TOKEN_IN_URL = re.compile(r"(\btokens?=)[^&\s\"]+")
 
 
@@ -83,7 +81,8 @@ def calm_garbage_collector() -> None:
     """Keep the cyclic garbage collector's full passes, which stall every play under way, rare
     and short: fewer long-lived objects in the engine's caches, the start-up objects moved out
     of its sight, and young generations collected less often (docs/load.md)."""
-    set_plays_cache_size(SERVER_PLAYS_CACHE_BOARDS)
+    for setup in dict.fromkeys(g.server_setup for g in registry.games() if g.server_setup):
+        registry.resolve(setup)()
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)

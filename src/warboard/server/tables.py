@@ -35,6 +35,8 @@ from warboard.core.errors import IllegalActionError, RecordError, WarboardError
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
 from warboard.core.record import Recorder, export_for_seat
 from warboard.core.registry import make_game
+from warboard.core.replay import seen_by, steps_as_seen
+from warboard.core.session import Session
 from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Notice, Peers
@@ -59,7 +61,6 @@ from warboard.server.storage import (
     iso,
     now,
 )
-from warboard.terminal.session import Session
 
 log = logging.getLogger("warboard.server")
 
@@ -152,20 +153,10 @@ def replay_steps(game: Game, events: list[dict[str, Any]], seat: int | None) -> 
     before the first event) and ``steps``, one per event — ``seat`` (``None`` for chance),
     ``action`` (``None`` with ``hidden: true`` when the reader did not learn it) and
     ``change``, the ``view_delta`` from the view before to the view after."""
-    visible_to = getattr(game, "visible_to", None)
-    readers = (0, 1) if seat is None else (seat,)
-    state = game.new_initial_state()
-    view = state.observation(seat)
-    start = view
-    steps = []
-    for event in events:
-        action = game.action_from_json(event["action"], state)
-        shown = visible_to is None or all(visible_to(state, action, s) for s in readers)
-        state.apply(action)
-        after = state.observation(seat)
-        steps.append({"seat": event["seat"], "action": event["action"] if shown else None,
-                      **({} if shown else {"hidden": True}), "change": view_delta(view, after)})
-        view = after
+    start, seen = steps_as_seen(game, events, seat)
+    befores = [start, *(view for _, view in seen[:-1])]
+    steps = [{**event, "change": view_delta(before, after)}
+             for (event, after), before in zip(seen, befores, strict=True)]
     return {"start": start, "steps": steps}
 
 
@@ -415,18 +406,14 @@ class Table:
     # ------------------------------------------------------------------ undo
 
     def undo_refusal(self, seat: int | None) -> str | None:
-        """Why ``seat`` may not take back its last decision now (``None``: it may): only its
-        own decisions, never past a chance outcome (a die, a draw) or the other seat's
-        decision, and not once the game is over."""
+        """Why ``seat`` may not take back its last decision now (``None``: it may): the game's
+        rule (``Game.undo_refusal``), and never once the game is over."""
         if seat is None:
             return "spectators cannot undo: open the game with a seat's token"
         if self.status == OVER:
             return "the game is over"
-        events = self.session.events
-        if not events or events[-1].get("seat") != seat:
-            return ("nothing to take back: undo takes back only your own decisions, and never "
-                    "past a die roll or the other side's decision")
-        return None
+        refusal = self.game.undo_refusal(self.state, self.session.events, seat)
+        return None if refusal is None else f"nothing to take back: {refusal}"
 
     async def undo(self, seat: int | None, version: int, request_id: str) -> None:
         """Take back ``seat``'s last decision; ``Refused`` (and nothing changed) when it may
@@ -485,14 +472,14 @@ class Table:
         games whose states describe their actions (``action_hints``), one per legal action, in
         their order (``None`` for other games)."""
         hints = None
-        if hasattr(self.state, "action_hints"):
+        if self.game.describes_actions:
             hints = self._action_hints() if to_act else []
         return {"undo": seat is not None and self.undo_refusal(seat) is None, "hints": hints}
 
     def _action_hints(self) -> list[dict[str, Any]]:
         """``action_hints`` of each legal action, in their order (made once per version)."""
         if self._hints is None or self._hints[0] != self.version:
-            hint = self.state.action_hints  # type: ignore[attr-defined]
+            hint = self.state.action_hints
             self._hints = (self.version, [hint(a) for a in self.state.legal_actions()])
         return self._hints[1]
 
@@ -542,9 +529,8 @@ class Table:
     def _apply(self, action: Action, event: EventData) -> None:
         """Apply a stored event to the live state, its log and the last decision."""
         if event.seat is not None:
-            visible_to = getattr(self.game, "visible_to", None)
-            shown = {s: visible_to is None or visible_to(self.state, action, s) for s in (0, 1)}
-            self.last = _Last(event.seat, event.action, {**shown, None: shown[0] and shown[1]})
+            self.last = _Last(event.seat, event.action,
+                              seen_by(self.game, self.state, action, (0, 1, None)))
         if event.request_id is not None:
             self.request_ids[event.request_id] = self.version
         self.session.apply(action)

@@ -1,13 +1,10 @@
-"""Terminal play and replay (``warboard play`` / ``warboard replay``).
+"""Terminal play and replay (``warboard play`` / ``warboard replay``): what every game's
+terminal front end shares. Each game package draws its own screens and reads its own commands
+(its ``GameInfo.terminal``) on these modules, each with one job:
 
-Modules, each with one job:
-
-- ``play``: the command (``run_play``) and the loop that runs a game at the keyboard;
-- ``replay``: the command (``run_replay``) and stepping through a record;
-- ``session``: a game in progress without any I/O (recorder, chance, per-reader logs, undo);
+- ``loop``: the prompt loop of a game being played (chance and agents on their own, humans at
+  the prompt, quitting, saving), over a ``core.session.Session``;
+- ``replay``: stepping through the screens of a record at the keyboard;
 - ``agents``: built-in opponents, chosen by name;
-- ``commands``: what the prompt answers besides plays (help, legal, show);
-- ``view``: what a screen may show — observations only, so hidden cards cannot leak;
-- ``render``: drawing views with rich; ``narrate``: the game log in words;
-- ``names``: how seats, units, cells and results are written; ``prompt``: reading lines.
+- ``prompt``: reading lines.
 """

@@ -1,6 +1,6 @@
-"""What the play loops of ``warboard play`` share (``play.PlayLoop`` for the card games,
-``htl_play.HtlPlayLoop`` for Hold the Line): chance and agents on their own, humans at the
-prompt, quitting, confirmations and saving the record."""
+"""What the play loops of ``warboard play`` share (each game's terminal front end has one):
+chance and agents on their own, humans at the prompt, quitting, confirmations and saving the
+record."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from rich.console import Console
 from rich.text import Text
 
 from warboard.core.protocol import TERMINAL
+from warboard.core.session import Session
 from warboard.terminal.agents import ComputerPlayer
 from warboard.terminal.prompt import Prompter
-from warboard.terminal.session import Session
 
 QUIT_WORDS = {"quit": "quit", "exit": "quit", "resign": "resigned"}
 

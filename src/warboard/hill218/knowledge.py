@@ -10,10 +10,10 @@ import math
 import random
 from typing import Any
 
+from warboard.ai.knowledge import Knowledge
 from warboard.hill218.actions import Deploy, Strike
 from warboard.hill218.grid import base_cell, unpack
 
-# ----------------------------------------------------------------------------- card games
 
 def evaluate_cards(state: Any, seat: int) -> float:
     """A value in (-1, 1) for ``seat`` (documented in docs/ai.md):
@@ -86,3 +86,7 @@ def card_action_prior(state: Any, action: Any) -> float:
     if action.at == BASE_CELLS[1 - seat]:
         return 10.0
     return len(action.attacks) + (2.0 if action.at == BASE_CELLS[seat] else 0.0)
+
+
+KNOWLEDGE = Knowledge(evaluate=evaluate_cards, action_prior=card_action_prior,
+                      rollout_policy=card_rollout_policy)

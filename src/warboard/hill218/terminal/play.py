@@ -1,4 +1,5 @@
-"""``warboard play``: a human against a built-in agent, or two humans at one keyboard."""
+"""``warboard play`` of the card games: a human against a built-in agent, or two humans at one
+keyboard."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from rich.console import Console
 from rich.text import Text
 
 from warboard.core.errors import IllegalActionError
-from warboard.core.registry import make_game
+from warboard.core.session import Session
 from warboard.hill218.actions import resolve_unit, strike_words
-from warboard.terminal.agents import ComputerPlayer, make_agent
-from warboard.terminal.commands import (
+from warboard.hill218.game import CardGame, make_game
+from warboard.hill218.names import result_text, seat_name
+from warboard.hill218.terminal.commands import (
     burial_example,
     complete_hits,
     explain_illegal,
@@ -24,11 +26,11 @@ from warboard.terminal.commands import (
     show_unit,
     strike_listing,
 )
+from warboard.hill218.terminal.render import make_console, screen
+from warboard.hill218.view import CardView
+from warboard.terminal.agents import ComputerPlayer, make_agent
 from warboard.terminal.loop import QUIT_WORDS, PromptLoop
-from warboard.terminal.names import result_text, seat_name
 from warboard.terminal.prompt import InputFn, Prompter
-from warboard.terminal.render import make_console, screen
-from warboard.terminal.session import Session
 
 # clear the screen and the terminal's scrollback (3J), so that the next player of a hot-seat
 # game cannot scroll back to the previous player's cards
@@ -58,7 +60,7 @@ def run_play(args: argparse.Namespace, input_fn: InputFn = input, console: Conso
     return 0 if game_loop.save(args.save) else 1
 
 
-def _make_game(args: argparse.Namespace) -> Any:
+def _make_game(args: argparse.Namespace) -> CardGame:
     """The game ``args`` asks for; a bad ``--damaged-ogres`` is a ``ValueError`` in the
     option's own terms (the engine words it as the JSON option)."""
     options: dict[str, Any] = {"quick_start": bool(args.quick_start)}
@@ -69,7 +71,7 @@ def _make_game(args: argparse.Namespace) -> Any:
         return make_game(args.game, options)
     except ValueError:
         rules = make_game(args.game).rules
-        handicap = getattr(rules, "handicap", None)
+        handicap = rules.handicap
         if not handicap or handicap[0] != "damaged_ogres":
             raise ValueError(f"--damaged-ogres is an ogre218 option; {args.game} has no "
                              "Ogres") from None
@@ -83,7 +85,7 @@ def _make_game(args: argparse.Namespace) -> Any:
 def _seating(args: argparse.Namespace,
              seed: int) -> tuple[tuple[int, ...], dict[int, ComputerPlayer]]:
     """The human seats and the agents playing the other seats (``--ai`` picks a level)."""
-    level = getattr(args, "ai", None)
+    level = args.ai
     if level and args.opponent != "ai":
         raise ValueError(f"--ai {level} plays against the computer; leave out "
                          f"--opponent {args.opponent}")
@@ -100,7 +102,7 @@ class PlayLoop(PromptLoop):
     def __init__(self, session: Session, humans: tuple[int, ...], agents: dict[int, ComputerPlayer],
                  console: Console, prompter: Prompter) -> None:
         super().__init__(session, humans, agents, console, prompter)
-        self.rules: Any = session.rules
+        self.rules: Any = self.game.rules
         self.hot_seat = len(humans) == 2
         self.at_keyboard: int | None = None  # the seat that has been shown its cards
 
@@ -111,6 +113,10 @@ class PlayLoop(PromptLoop):
             self.console.print(f"You are {seat_name(me)}; {seat_name(1 - me)} is the "
                                f"'{self.agents[1 - me].name}' opponent.")
         self._play_out()
+
+    def _view(self, reader: int | None) -> CardView:
+        view = self.session.view(reader)
+        return CardView(view.public, view.private)
 
     def _who(self, seat: int) -> str:
         return seat_name(seat)
@@ -153,7 +159,7 @@ class PlayLoop(PromptLoop):
         return False
 
     def _prompt(self, seat: int) -> str:
-        view = self.session.view(seat)
+        view = self._view(seat)
         if view.phase == "bury":
             return f"{seat_name(seat)} [setup: bury 2 cards]> "
         n = view.public["plays_left"]
@@ -161,7 +167,7 @@ class PlayLoop(PromptLoop):
 
     def _draw_screen(self, seat: int) -> None:
         s = self.session
-        view = s.view(seat)
+        view = self._view(seat)
         self.console.print()
         self.console.print(screen(self.rules, view, s.log(seat), me=seat))
         if view.phase == "bury":
@@ -190,10 +196,10 @@ class PlayLoop(PromptLoop):
             elif word in QUIT_WORDS:
                 self._quit_command(seat, word)
             elif word == "show" and len(words) == 1:
-                self.console.print(show_hand(self.game, s.view(seat), seat, plays))
+                self.console.print(show_hand(self.game, self._view(seat), seat, plays))
             elif word == "show" or (len(words) == 1 and _is_unit(word, self.rules)):
                 unit = words[1] if word == "show" else word
-                self.console.print(show_unit(self.game, s.view(seat), seat, plays, unit))
+                self.console.print(show_unit(self.game, self._view(seat), seat, plays, unit))
             elif len(words) == 1 and word in strike_words(self.rules):
                 self.console.print(strike_listing(self.game, plays)
                                    or f"No {self.rules.strike_name} is possible now.")
@@ -214,7 +220,7 @@ class PlayLoop(PromptLoop):
         try:
             self.session.apply(completed)
         except IllegalActionError as exc:
-            why = explain_illegal(self.game, self.session.view(seat), seat, plays, completed,
+            why = explain_illegal(self.game, self._view(seat), seat, plays, completed,
                                   str(exc))
             self._error(f"Not possible: {why}")
 
@@ -234,8 +240,8 @@ class PlayLoop(PromptLoop):
         if self.hot_seat:
             self._clear()
         self.console.print()
-        self.console.print(screen(self.rules, s.view(reader), s.log(reader), me=reader))
-        result = s.view(None).result or {}
+        self.console.print(screen(self.rules, self._view(reader), s.log(reader), me=reader))
+        result = self._view(None).result or {}
         self.console.print(Text(result_text(self.rules, result), style="bold"))
         self.console.print(f"Seed: {s.seed}")
 

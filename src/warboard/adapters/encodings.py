@@ -4,28 +4,22 @@ The OpenSpiel game, the PettingZoo environment and the Gymnasium wrapper are wri
 the core protocol (``warboard.core.protocol``). All they need to know about a particular game is
 an :class:`Encoding`: how many action ids there are and which play each id stands for, how chance
 outcomes are numbered, and how a seat's view (``state.observation(seat)``) is written into
-fixed-size arrays. A new game plugs in by adding a module with ``parameters(name)`` and
-``make_encoding(name, params)`` and naming it in :data:`ENCODINGS` (docs/adapters.md, "Adding a
-game").
+fixed-size arrays. A game plugs in with a module of its package that provides
+``parameters(name)`` and ``make_encoding(name, params)``, named by its descriptor
+(``GameInfo.encoding``; docs/adapters.md, "Adding a game").
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Protocol
 
 import numpy as np
 
-from warboard.core.protocol import JSON, Action, Game
-
-# game name -> module providing parameters(name) and make_encoding(name, params)
-ENCODINGS: dict[str, str] = {
-    "hill218": "warboard.adapters.encodings.cards",
-    "ogre218": "warboard.adapters.encodings.cards",
-    "holdtheline": "warboard.adapters.encodings.holdtheline",
-}
+from warboard.core import registry
+from warboard.core.protocol import JSON, Action, Game, State
 
 Param = bool | int | float | str
 
@@ -43,13 +37,14 @@ class Encoding(Protocol):
     ``public_names``) and ``private`` (one per ``private_names``). Every value lies in [0, 1].
     The ``write_*`` methods receive zeroed arrays.
 
-    Optional: ``action_ids(state, actions)`` numbers the legal plays of ``state`` from the
-    position (Hold the Line numbers a move by its outcome, relative to where the unit stands);
-    the adapters then use it instead of ``action_id``, and ``action(seat, id)`` may return a
-    description of the id rather than the play (``action_text(seat, id)`` writes it).
+    The adapters number the legal plays with ``action_ids(state, actions)``: by default each
+    play's ``action_id``. An encoding that numbers plays from the position overrides it (Hold
+    the Line numbers a move by its outcome, relative to where the unit stands); its
+    ``action(seat, id)`` may then return a description of the id rather than the play, and
+    ``action_text(seat, id)`` writes it.
     """
 
-    name: str  # the game's name in ENCODINGS
+    name: str  # the game's name
     params: dict[str, Param]  # every parameter (make_encoding(name, params) is this encoding)
     game: Game
     num_actions: int
@@ -70,6 +65,15 @@ class Encoding(Protocol):
 
     def chance_outcome(self, chance_id: int) -> Action: ...
 
+    def action_ids(self, state: State, actions: Sequence[Action]) -> list[int | None]:
+        """The id of each of ``actions``, the legal plays of ``state``, in their order."""
+        seat = state.current_player()
+        return [self.action_id(seat, action) for action in actions]
+
+    def action_text(self, seat: int, action_id: int) -> str:
+        """``action_id`` of ``seat`` in words, without a position."""
+        return self.game.action_to_text(self.action(seat, action_id))
+
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:
         """Write the public part of ``view`` (any seat's view, or the spectator's) as seen from
@@ -82,13 +86,15 @@ class Encoding(Protocol):
 
 
 def game_names() -> list[str]:
-    return list(ENCODINGS)
+    """The games with an encoding."""
+    return [g.name for g in registry.games() if g.encoding is not None]
 
 
 def _module(name: str) -> Any:
-    if name not in ENCODINGS:
-        raise ValueError(f"no encoding for game {name!r}; games: {', '.join(ENCODINGS)}")
-    return importlib.import_module(ENCODINGS[name])
+    module = registry.info(name).encoding if name in registry.game_names() else None
+    if module is None:
+        raise ValueError(f"no encoding for game {name!r}; games: {', '.join(game_names())}")
+    return importlib.import_module(module)
 
 
 def parameters(name: str) -> dict[str, Param]:

@@ -1,50 +1,40 @@
-"""A game being played in the terminal, without any input or output: the recorder, chance,
-the log as each reader may see it, undo within a turn and abandoning."""
+"""A game being played, without any input or output: the recorder, chance, the log as each
+reader may see it, undo and abandoning. The terminal and the server both play through it."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from warboard.core.narration import Log
 from warboard.core.protocol import CHANCE, Game, State, sample_chance
 from warboard.core.record import Recorder
-from warboard.terminal.engine_log import engine_lines, told_by_engine
-from warboard.terminal.narrate import LogEntry, LogText, narrate
-from warboard.terminal.view import Observation, View
+from warboard.core.replay import Reader, as_seen, replay, seen_by
+from warboard.core.view import Observation, View
 
-Reader = int | None  # a seat, or None for the public (spectator) log
-
-
-@dataclass(frozen=True)
-class _Told:
-    """What one event told each followed reader, and the turn it was played in (for undo)."""
-
-    turn: int
-    entries: dict[Reader, list[LogEntry]]
+Told = dict[Reader, list[Any]]  # what one event told each followed reader (log entries)
 
 
 class Session:
     """Plays ``game`` through a ``Recorder``; chance is drawn from ``random.Random(seed)``.
 
     The log of each *followed* reader (a seat, or ``None`` for the public) is narrated from that
-    reader's own views only, event by event, and kept as text lines. ``readers`` are followed
-    from the start; any other reader is followed from the first time its log is asked for (its
-    log is then narrated by replaying the game), until ``unfollow``. The observations of the
-    current state are made once and kept until the next event.
+    reader's own views only, event by event (``game.narrator()``), and kept as text lines.
+    ``readers`` are followed from the start; any other reader is followed from the first time
+    its log is asked for (its log is then narrated by replaying the game), until ``unfollow``.
+    The observations of the current state are made once and kept until the next event.
     """
 
     def __init__(self, game: Game, seed: int, players: Sequence[str],
                  readers: Sequence[Reader]) -> None:
         self.game = game
-        self.rules: Any = getattr(game, "rules", None)
-        self.told_by_engine = told_by_engine(game)  # the log is the engine's own (engine_log)
+        self.narrator = game.narrator()
         self.seed = seed
         self.recorder = Recorder(game, seed, list(players))
         self.chance_rng = random.Random(seed)
-        self._told: list[_Told] = []
-        self._logs: dict[Reader, LogText] = {r: LogText(self.rules) for r in readers}
+        self._told: list[Told] = []
+        self._logs: dict[Reader, Log] = {r: self.narrator.new_log() for r in readers}
         self._observations: dict[Reader, Observation] = {}  # of the current state
 
     @property
@@ -74,18 +64,16 @@ class Session:
 
     def apply(self, action: Any) -> None:
         """Play a decision or chance outcome; ``IllegalActionError`` changes nothing."""
-        readers = () if self.told_by_engine else self.readers
+        readers = self.readers if self.narrator.narrates_events else ()
         before = {r: self.view(r) for r in readers}
-        shown = {r: _visible(self.game, self.state, action, r) for r in readers}
-        turn = self.view(None).turn
+        shown = seen_by(self.game, self.state, action, readers)
         self.recorder.apply(action)
         self._observations = {}
         event = self.events[-1]
-        told = _Told(turn, {r: narrate(self.rules, before[r], self.view(r),
-                                       event if shown[r] else _hidden(event))
-                            for r in readers})
+        told = {r: self.narrator.narrate(before[r], self.view(r), as_seen(event, shown[r]))
+                for r in readers}
         self._told.append(told)
-        for reader, entries in told.entries.items():
+        for reader, entries in told.items():
             self._logs[reader].extend(entries)
 
     def resolve_chance(self) -> None:
@@ -95,8 +83,8 @@ class Session:
 
     def log(self, reader: Reader, last: int | None = 10) -> list[str]:
         """The ``last`` lines of ``reader``'s log (every line when ``last`` is ``None``)."""
-        if self.told_by_engine:
-            told = engine_lines(self.observation(reader))
+        if not self.narrator.narrates_events:
+            told = self.narrator.lines(self.observation(reader))
             return told[-last:] if last is not None else told
         if reader not in self._logs:
             self._follow(reader)
@@ -107,39 +95,33 @@ class Session:
         """Stop keeping ``reader``'s log (it is narrated again when it is asked for)."""
         if self._logs.pop(reader, None) is not None:
             for told in self._told:
-                told.entries.pop(reader, None)
+                told.pop(reader, None)
 
     def _follow(self, reader: Reader) -> None:
         """Keep ``reader``'s log from now on, narrating the events so far by replaying them."""
         state = self.game.new_initial_state()
         before = View.of_state(state, _seats(reader))
-        for told, event in zip(self._told, self.events, strict=True):
-            action = self.game.action_from_json(event["action"], state)
-            shown = _visible(self.game, state, action, reader)
-            state.apply(action)
+        for told, step in zip(self._told, replay(self.game, state, self.events, (reader,)),
+                              strict=True):
             after = View.of_state(state, _seats(reader))
-            told.entries[reader] = narrate(self.rules, before, after,
-                                           event if shown else _hidden(event))
+            told[reader] = self.narrator.narrate(before, after,
+                                                 as_seen(step.event, step.shown[reader]))
             before = after
-        self._logs[reader] = self._log_text(reader)
+        self._logs[reader] = self._log_of(reader)
 
-    def _log_text(self, reader: Reader) -> LogText:
-        log = LogText(self.rules)
-        log.extend(e for told in self._told for e in told.entries.get(reader, []))
+    def _log_of(self, reader: Reader) -> Log:
+        log = self.narrator.new_log()
+        log.extend(e for told in self._told for e in told.get(reader, []))
         return log
 
     # ------------------------------------------------------------------ undo and abandoning
 
     def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last decision now, or ``None`` when it may:
-        only its own decision, only within its turn, only when nothing happened since."""
+        """Why ``seat``, at the keyboard, may not take back its last decision now, or ``None``
+        when it may: the game's rule (``Game.undo_refusal``) while it is the seat's turn."""
         if self.state.current_player() != seat:
             return "it is not your decision now"
-        if (not self.events or self.events[-1].get("seat") != seat
-                or self._told[-1].turn != self.view(None).turn):
-            return ("you have made no play in this turn to take back (undo works only within "
-                    "your own turn, before any draw or other player's decision)")
-        return None
+        return self.game.undo_refusal(self.state, self.events, seat)
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last decision (check ``undo_refusal`` first)."""
@@ -150,7 +132,7 @@ class Session:
         self.recorder.truncate(n)
         self._observations = {}
         del self._told[n:]
-        self._logs = {r: self._log_text(r) for r in self._logs}
+        self._logs = {r: self._log_of(r) for r in self._logs}
 
     def abandon(self, seat: int, how: str) -> None:
         """Mark the record as abandoned by ``seat`` (``how``: "resigned", "quit", ...)."""
@@ -162,18 +144,3 @@ class Session:
 
 def _seats(reader: Reader) -> Iterable[int]:
     return () if reader is None else (reader,)
-
-
-def _hidden(event: dict[str, Any]) -> dict[str, Any]:
-    """What a reader who may not learn a decision is told of it."""
-    return {"seat": event["seat"], "action": None, "hidden": True}
-
-
-def _visible(game: Game, state: State, action: Any, reader: Reader) -> bool:
-    """May ``reader`` learn ``action``, about to be applied to ``state``? (The public learns
-    what both seats learn.)"""
-    visible_to = getattr(game, "visible_to", None)
-    if visible_to is None:
-        return True
-    seats = (0, 1) if reader is None else (reader,)
-    return all(visible_to(state, action, s) for s in seats)

@@ -3,9 +3,9 @@ records.
 
 A human plays one side against a built-in agent (``--ai LEVEL`` or ``--opponent random``), or
 two humans share the keyboard (``--opponent human``; nothing is hidden in this game, so there is
-no hand-over). The game runs through ``terminal.session.Session`` (the recorder, chance from the
+no hand-over). The game runs through ``core.session.Session`` (the recorder, chance from the
 seed, undo), and every die is shown with what it did as the engine's events arrive. Screens and
-logs are drawn from observations (``htl_render``); commands are read by ``htl_commands``.
+logs are drawn from observations (``render``); commands are read by ``commands``.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from rich.text import Text
 from warboard.core.protocol import CHANCE
 from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
+from warboard.core.session import Session
 from warboard.holdtheline.scenario_file import scenario_option
-from warboard.terminal.agents import ComputerPlayer, make_agent
-from warboard.terminal.htl_commands import (
+from warboard.holdtheline.terminal.commands import (
     HELP,
     CommandError,
     describe,
@@ -32,7 +32,7 @@ from warboard.terminal.htl_commands import (
     read_action,
     resolve_piece,
 )
-from warboard.terminal.htl_render import (
+from warboard.holdtheline.terminal.render import (
     SIDE_STYLES,
     hx,
     result_sentence,
@@ -40,10 +40,10 @@ from warboard.terminal.htl_render import (
     side_label,
     units_table,
 )
+from warboard.terminal.agents import ComputerPlayer, make_agent
 from warboard.terminal.loop import QUIT_WORDS, PromptLoop
 from warboard.terminal.prompt import InputFn, Prompter
 from warboard.terminal.replay import browse_steps
-from warboard.terminal.session import Session
 
 GAME = "holdtheline"
 LOG_LINES = 12
@@ -77,12 +77,11 @@ def run_htl_play(args: argparse.Namespace, input_fn: InputFn = input,
         interactive = input_fn is input and sys.stdin.isatty()
     game = make_game(GAME, {"scenario": scenario_option(args)})
     seed = args.seed if args.seed is not None else random.randrange(2**31)
-    level = getattr(args, "ai", None)
+    level = args.ai
     if level and args.opponent != "ai":
         raise ValueError(f"--ai {level} plays against the computer; leave out "
                          f"--opponent {args.opponent}")
-    side = getattr(args, "side", None)
-    me = seat_of_side(game, side) if side else getattr(args, "seat", 0) or 0
+    me = seat_of_side(game, args.side) if args.side else args.seat
     agents: dict[int, ComputerPlayer] = {}
     if args.opponent == "human":
         humans: tuple[int, ...] = (0, 1)
@@ -200,9 +199,8 @@ class HtlPlayLoop(PromptLoop):
 
     def _legal(self, legal: list[Any]) -> None:
         state = self.session.state
-        hints = getattr(state, "action_hints", None)
         for i, a in enumerate(legal, 1):
-            self.console.print(f"  {i:>3}. {describe(a, hints(a) if hints else None)}")
+            self.console.print(f"  {i:>3}. {describe(a, state.action_hints(a))}")
 
     def _play(self, line: str, legal: list[Any]) -> None:
         try:
@@ -280,24 +278,8 @@ class HtlPlayLoop(PromptLoop):
 
     # ------------------------------------------------------------------ undo, quit, the end
 
-    def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last action: undo goes back over the seat's own
-        actions only, never past a die roll or the other side's decision."""
-        s = self.session
-        if s.state.current_player() != seat:
-            return "it is not your decision now"
-        if not s.events:
-            return "nothing has been played yet"
-        last = s.events[-1]
-        if last.get("seat") is None:
-            return ("a die has been rolled since your last action (undo never goes back past "
-                    "a die roll)")
-        if last.get("seat") != seat:
-            return "the last decision was not yours"
-        return s.undo_refusal(seat)
-
     def _undo(self, seat: int) -> None:
-        refusal = self.undo_refusal(seat)
+        refusal = self.session.undo_refusal(seat)
         if refusal is not None:
             self._error(f"Cannot undo: {refusal}.")
             return
@@ -354,10 +336,6 @@ def _event_line(ev: Mapping[str, Any], obs: Mapping[str, Any]) -> Text:
 
 
 # ============================================================================ replay
-
-def is_htl_record(record: Record) -> bool:
-    return record.game == GAME
-
 
 def run_htl_replay(record: Record, args: argparse.Namespace, input_fn: InputFn = input,
                    console: Console | None = None, interactive: bool | None = None) -> int:

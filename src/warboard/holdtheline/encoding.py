@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from warboard.adapters.encodings import Param
+from warboard.adapters.encodings import Encoding, Param
 from warboard.core.errors import WarboardError
 from warboard.core.protocol import JSON, Action
 from warboard.core.registry import make_game
@@ -228,7 +228,7 @@ class _SeatLayout:
         self.starts.sort()
 
 
-class HtlEncoding:
+class HtlEncoding(Encoding):
     """The :class:`~warboard.adapters.encodings.Encoding` of Hold the Line with a scenario and
     options fixed."""
 
@@ -304,11 +304,11 @@ class HtlEncoding:
         row, col = divmod(index, self.cols)
         return (col, row)
 
-    def action_ids(self, state: Any, actions: Sequence[Action]) -> list[int]:
+    def action_ids(self, state: Any, actions: Sequence[Action]) -> list[int | None]:
         """The ids of ``actions`` (the legal actions of ``state``, for its seat to act); raises
         :class:`EncodingError` if one has no id or two share one."""
         seat = state.current_player()
-        out = []
+        out: list[int | None] = []
         seen: dict[int, Action] = {}
         for action in actions:
             action_id = self.action_id(seat, action, state)

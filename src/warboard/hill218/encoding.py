@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from warboard.adapters.encodings import Param
+from warboard.adapters.encodings import Encoding, Param
 from warboard.core.protocol import JSON, Action
 from warboard.core.registry import make_game
 from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike
@@ -66,7 +66,7 @@ def _turn(seat: int, x: int, y: int) -> Cell:
     return (x, y) if seat == 0 else (-x, -y)
 
 
-class CardEncoding:
+class CardEncoding(Encoding):
     """The :class:`~warboard.adapters.encodings.Encoding` of a card game and a window size."""
 
     hidden_information = True

@@ -1,6 +1,6 @@
 """Screens drawn with rich: the grid, the seats' summary, a seat's private cards, the log.
 
-Every function reads a ``View`` (observations), never an engine state. South (seat 0) units are
+Every function reads a ``CardView`` (observations), never an engine state. South (seat 0) units are
 written in UPPER case, North (seat 1) in lower case, so the sides stay apart without colour too.
 """
 
@@ -15,8 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from warboard.hill218.ruleset import Ruleset
-from warboard.terminal.names import (
+from warboard.hill218.names import (
     BASES,
     HILL,
     counts_text,
@@ -24,7 +23,8 @@ from warboard.terminal.names import (
     unit_abbrev,
     unit_title,
 )
-from warboard.terminal.view import View
+from warboard.hill218.ruleset import Ruleset
+from warboard.hill218.view import CardView
 
 Cell = tuple[int, int]
 
@@ -47,7 +47,7 @@ def make_console(no_color: bool = False, file: IO[str] | None = None) -> Console
 
 # ----------------------------------------------------------------------------- the grid
 
-def board_text(rules: Ruleset, view: View, legal: Collection[Cell] = (),
+def board_text(rules: Ruleset, view: CardView, legal: Collection[Cell] = (),
                targets: Collection[Cell] = ()) -> Text:
     """The grid, north at the top, with x across and y up; ``legal`` cells are marked ``+``
     and ``targets`` (enemy units that could be hit) are marked ``>unit<``."""
@@ -105,7 +105,7 @@ def legend(rules: Ruleset) -> Text:
 
 # ----------------------------------------------------------------------------- panels
 
-def status_line(rules: Ruleset, view: View) -> Text:
+def status_line(rules: Ruleset, view: CardView) -> Text:
     """Whose turn it is and how many plays are left, who is drawing, or that the game is over
     (the result is told below the screen)."""
     phase, seat = view.phase, view.to_move
@@ -126,7 +126,7 @@ def status_line(rules: Ruleset, view: View) -> Text:
                 + ("is being dealt cards" if phase == "deal" else "draws"))
 
 
-def seats_table(rules: Ruleset, view: View, me: int | None = None) -> Table:
+def seats_table(rules: Ruleset, view: CardView, me: int | None = None) -> Table:
     """Hand, deck, strikes, units on the board and destroyed cards of both seats."""
     obs = view.public
     table = Table(box=box.SIMPLE, pad_edge=False, show_edge=False)
@@ -147,7 +147,7 @@ def seats_table(rules: Ruleset, view: View, me: int | None = None) -> Table:
     return table
 
 
-def private_lines(rules: Ruleset, view: View, seat: int) -> Text:
+def private_lines(rules: Ruleset, view: CardView, seat: int) -> Text:
     """``seat``'s hand, the cards it put under its deck and its deck's contents."""
     obs = view.private[seat]
     who = seat_name(seat)
@@ -175,7 +175,7 @@ def log_text(lines: Sequence[str], title: str = "Log") -> Text:
     return out
 
 
-def screen(rules: Ruleset, view: View, log: Sequence[str] = (), me: int | None = None,
+def screen(rules: Ruleset, view: CardView, log: Sequence[str] = (), me: int | None = None,
            legal: Collection[Cell] = (), targets: Collection[Cell] = (),
            title: str | None = None) -> RenderableType:
     """A whole screen: title, grid, legend, status, seats, the private cards the view holds,

@@ -13,10 +13,10 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from warboard.hill218.actions import Bury, Deploy, Strike, resolve_unit, strike_words
+from warboard.hill218.names import BASES, cell_text, seat_name, unit_abbrev, unit_title
 from warboard.hill218.ruleset import Ruleset
-from warboard.terminal.names import BASES, cell_text, seat_name, unit_abbrev, unit_title
-from warboard.terminal.render import board_text
-from warboard.terminal.view import View
+from warboard.hill218.terminal.render import board_text
+from warboard.hill218.view import CardView
 
 
 def help_text(rules: Ruleset) -> Text:
@@ -71,7 +71,8 @@ def plays_of_unit(plays: Sequence[Any], unit: str) -> list[Deploy]:
     return [p for p in plays if isinstance(p, Deploy) and p.unit == unit]
 
 
-def show_unit(game: Any, view: View, seat: int, plays: Sequence[Any], word: str) -> RenderableType:
+def show_unit(game: Any, view: CardView, seat: int, plays: Sequence[Any],
+              word: str) -> RenderableType:
     """The board with the cells where the unit named by ``word`` may go and the enemy units it
     would hit, then those plays grouped by cell."""
     rules: Ruleset = game.rules
@@ -115,7 +116,7 @@ def show_unit(game: Any, view: View, seat: int, plays: Sequence[Any], word: str)
     return Group(*lines)
 
 
-def show_hand(game: Any, view: View, seat: int, plays: Sequence[Any]) -> Text:
+def show_hand(game: Any, view: CardView, seat: int, plays: Sequence[Any]) -> Text:
     """How many places each card in the hand may go now, and the strikes; at setup, the hand
     and how to bury."""
     rules: Ruleset = game.rules
@@ -174,7 +175,7 @@ def complete_hits(plays: Sequence[Any], action: Any) -> Any:
 PLACES_LISTED = 12  # a refusal lists at most this many cells
 
 
-def explain_illegal(game: Any, view: View, seat: int, plays: Sequence[Any], action: Any,
+def explain_illegal(game: Any, view: CardView, seat: int, plays: Sequence[Any], action: Any,
                     engine_text: str) -> str:
     """Why ``action`` (refused by the engine with ``engine_text``) is not possible, in the
     player's words: cells as ``x,y`` and, where it helps, what is possible instead."""

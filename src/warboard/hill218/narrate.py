@@ -12,13 +12,16 @@ seat's hand.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from warboard.core.narration import Narrator
+from warboard.core.protocol import JSON
+from warboard.core.view import View
+from warboard.hill218.names import BASES, cell_text, result_text, seat_name, unit_title
 from warboard.hill218.ruleset import Ruleset
-from warboard.terminal.names import BASES, cell_text, result_text, seat_name, unit_title
-from warboard.terminal.view import View
+from warboard.hill218.view import CardView
 
 CHANCE_PHASES = ("first", "deal", "draw")
 BURIED = 2  # cards a seat puts under its deck at setup (contract §3)
@@ -35,7 +38,8 @@ class LogEntry:
     cards: tuple[str, ...] | None = None  # the drawn cards, when the reader may know them
 
 
-def narrate(rules: Ruleset, before: View, after: View, event: dict[str, Any]) -> list[LogEntry]:
+def narrate(rules: Ruleset, before: CardView, after: CardView,
+            event: Mapping[str, Any]) -> list[LogEntry]:
     """The log entries of ``event``, which turned ``before`` into ``after``."""
     action = event.get("action")
     seat = event.get("seat")
@@ -88,6 +92,22 @@ def log_lines(rules: Ruleset, entries: Iterable[LogEntry], last: int | None = 10
     return [entry_text(rules, e) for e in merged]
 
 
+class CardNarrator(Narrator):
+    """The log of a card game, narrated event by event from each reader's views."""
+
+    narrates_events = True
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+
+    def narrate(self, before: View, after: View, event: Mapping[str, JSON]) -> list[LogEntry]:
+        return narrate(self.rules, CardView(before.public, before.private),
+                       CardView(after.public, after.private), event)
+
+    def new_log(self) -> LogText:
+        return LogText(self.rules)
+
+
 class LogText:
     """A log kept as text lines as it grows: each entry added at the end is merged with the
     last one or told as a new line, so the lines equal ``log_lines`` of all the entries."""
@@ -110,7 +130,7 @@ class LogText:
 
 # ----------------------------------------------------------------------------- decisions
 
-def _decision_text(rules: Ruleset, before: View, seat: int | None,
+def _decision_text(rules: Ruleset, before: CardView, seat: int | None,
                    action: dict[str, Any] | None) -> str:
     if action is None:  # a hidden event of a seat record
         if seat is not None and before.phase == "bury":
@@ -139,7 +159,7 @@ def _decision_text(rules: Ruleset, before: View, seat: int | None,
     return ""
 
 
-def _hits(rules: Ruleset, before: View, targets: list[list[int]]) -> str:
+def _hits(rules: Ruleset, before: CardView, targets: list[list[int]]) -> str:
     """"destroys North Infantry at (1,0)", following each hit on a copy of the board."""
     board = before.board()
     parts = []
@@ -158,7 +178,7 @@ def _hits(rules: Ruleset, before: View, targets: list[list[int]]) -> str:
 
 # ----------------------------------------------------------------------------- lost plays
 
-def _forfeits(rules: Ruleset, before: View, after: View, seat: int | None,
+def _forfeits(rules: Ruleset, before: CardView, after: CardView, seat: int | None,
               action: dict[str, Any] | None) -> list[LogEntry]:
     """The plays lost for want of a legal one (contract §4) between ``before`` and ``after``:
     the rest of the turn just played in, and any whole turn passed over."""
@@ -180,7 +200,7 @@ def _forfeits(rules: Ruleset, before: View, after: View, seat: int | None,
     return out
 
 
-def _turn_seat(before: View, after: View, seat: int | None, turn: int) -> int | None:
+def _turn_seat(before: CardView, after: CardView, seat: int | None, turn: int) -> int | None:
     """Who plays ``turn``: turns alternate, so one known (turn, seat) pair tells."""
     if seat is not None and before.phase == "play":
         anchor = (before.turn, seat)
@@ -195,7 +215,7 @@ def _turn_seat(before: View, after: View, seat: int | None, turn: int) -> int | 
 
 # ----------------------------------------------------------------------------- draws
 
-def _draws(rules: Ruleset, before: View, after: View, seat: int | None,
+def _draws(rules: Ruleset, before: CardView, after: CardView, seat: int | None,
            action: dict[str, Any] | None) -> list[LogEntry]:
     """The cards each seat drew, found from its deck size (a burial puts 2 back first)."""
     out = []

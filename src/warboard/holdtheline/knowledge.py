@@ -22,6 +22,7 @@ import math
 import random
 from typing import Any
 
+from warboard.ai.knowledge import Knowledge
 from warboard.holdtheline import hexes
 from warboard.holdtheline.actions import END, Assault, End, Exit, Fire, Move, Rally
 from warboard.holdtheline.combat import die_hits
@@ -299,3 +300,7 @@ def htl_rollout_policy(state: Any, rng: random.Random, candidates: int = 4) -> N
         if score > best_score:
             best, best_score = a, score
     state.apply(best)
+
+
+KNOWLEDGE = Knowledge(evaluate=evaluate_htl, action_prior=htl_action_prior,
+                      rollout_policy=htl_rollout_policy, horizon=htl_horizon)

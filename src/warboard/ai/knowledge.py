@@ -1,0 +1,76 @@
+"""Game knowledge for the agents (docs/ai.md): an evaluation, a cheap action prior, a fast
+rollout policy and optionally a search horizon. Each game's package provides its own
+``Knowledge`` (``GameInfo.knowledge``); ``knowledge_for(game)`` looks it up, and a game without
+any gets the neutral one: 0 until the end, no prior, uniformly random rollouts, no horizon.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from warboard.core.protocol import Game, State
+from warboard.core.registry import info
+
+Evaluator = Callable[[State, int], float]
+Prior = Callable[[State, Any], float]
+Policy = Callable[[State, random.Random], None]
+Horizon = Callable[[State], Callable[[State], bool]]
+
+
+def final_result(state: State, seat: int) -> float:
+    return state.returns()[seat] if state.is_terminal() else 0.0
+
+
+def no_prior(state: State, action: Any) -> float:
+    return 0.0
+
+
+def uniform_rollout(state: State, rng: random.Random) -> None:
+    state.apply(rng.choice(state.legal_actions()))
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a game tells its search: ``evaluate(state, seat)`` in [-1, 1] for ``seat``,
+    ``action_prior(state, action)`` (higher: try it first), ``rollout_policy(state, rng)``
+    (plays one step of a rollout) and ``horizon``: given the root state, a test of whether a
+    state met in the search lies beyond it (search then scores it as a leaf), or ``None``."""
+
+    evaluate: Evaluator = final_result
+    action_prior: Prior = no_prior
+    rollout_policy: Policy = uniform_rollout
+    horizon: Horizon | None = None
+
+
+NEUTRAL = Knowledge()
+
+
+def knowledge_for(game: Game) -> Knowledge:
+    try:
+        module = info(game.name).knowledge
+    except ValueError:  # a game made without the registry
+        return NEUTRAL
+    if module is None:
+        return NEUTRAL
+    knowledge: Knowledge = importlib.import_module(module).KNOWLEDGE
+    return knowledge
+
+
+def evaluator_for(game: Game) -> Evaluator:
+    return knowledge_for(game).evaluate
+
+
+def action_prior_for(game: Game) -> Prior:
+    return knowledge_for(game).action_prior
+
+
+def horizon_for(game: Game) -> Horizon | None:
+    return knowledge_for(game).horizon
+
+
+def rollout_policy_for(game: Game) -> Policy:
+    return knowledge_for(game).rollout_policy
