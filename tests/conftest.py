@@ -1,7 +1,24 @@
-"""Shared test settings: Hypothesis profiles (CI runs more examples)."""
+"""Shared test settings: Hypothesis profiles (CI runs more examples) and the suite's layers.
+
+The markers (registered in pyproject.toml) let the suite run in pieces; README.md, "Running the
+tests in pieces", says how:
+
+* ``browser``: Chromium through Playwright against a real server;
+* ``postgres``: needs a PostgreSQL server;
+* ``ray``: needs the ``ray`` extra and starts a Ray cluster;
+* ``slow``: everything above, and the tests that take seconds each: real server processes over
+  sockets, load runs, the research adapters' external test suites, long property runs,
+  training, AI strength checks.
+
+``pytest -m "not slow"`` runs the rest in under a minute. The markers are given here, by file
+name: whole modules in ``MODULE_MARKERS``, single tests (by function name, every parameter) in
+``TEST_MARKERS``; tests/test_suite_layers.py checks that every name here still exists. Time a
+run with ``pytest --durations=40`` to see what belongs where.
+"""
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=25, deadline=None,
@@ -9,3 +26,82 @@ settings.register_profile("dev", max_examples=25, deadline=None,
 settings.register_profile("ci", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# every test of these modules carries these markers
+MODULE_MARKERS: dict[str, tuple[str, ...]] = {
+    "test_web_e2e.py": ("browser",),
+    "test_web_htl_e2e.py": ("browser",),
+    "test_server_cluster.py": ("postgres",),  # several server processes on one database
+    "test_server_abuse.py": ("slow",),  # attacks on real server processes
+    "test_loadtest.py": ("slow",),  # load runs against real server processes
+    "test_adapters_openspiel.py": ("slow",),  # OpenSpiel's own test suites and bots
+    "test_adapters_holdtheline.py": ("slow",),
+    "test_properties.py": ("slow",),  # long property runs over random card games
+    "test_example_train_policy.py": ("slow",),  # trains a network
+}
+
+# single tests: a real warboard process (the server, or the command line end to end), whole
+# games through the terminal, strength checks, tens of thousands of lines, Ray
+TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "test_ai.py": {
+        "test_ray_backend_runs_the_same_tournament": ("ray",),
+        "test_search_beats_random_play": ("slow",),
+    },
+    "test_htl_ai.py": {"test_search_beats_random_play": ("slow",)},
+    "test_server.py": {"test_server_killed_with_sigkill_goes_on_where_it_was": ("slow",)},
+    "test_server_quotas.py": {"test_serve_with_a_bad_setting_says_which_and_stops": ("slow",)},
+    "test_server_htl.py": {"test_replay_of_a_hold_the_line_game": ("slow",)},
+    "test_interchange.py": {
+        "test_s7_one_process_answers_tens_of_thousands_of_lines": ("slow",),
+    },
+    "test_cli.py": {
+        "test_every_subcommand_has_help": ("slow",),
+        "test_bad_usage_fails_with_a_message": ("slow",),
+    },
+    "test_records.py": {"test_export_command_writes_a_seat_record": ("slow",)},
+    "test_htl_scenarios.py": {
+        "test_warboard_scenarios_lists_every_scenario": ("slow",),
+        "test_warboard_scenarios_name_shows_details_and_history": ("slow",),
+    },
+    "test_htl_scenario_input.py": {
+        "test_scenarios_check_refuses_what_is_not_a_small_regular_file": ("slow",),
+        "test_play_and_balance_take_a_scenario_file": ("slow",),
+        "test_the_server_answers_422_to_a_scenario_that_is_not_a_name": ("slow",),
+    },
+    "test_htl_terminal.py": {
+        "test_a_whole_game_against_random_is_saved_and_replays": ("slow",),
+    },
+    "test_terminal.py": dict.fromkeys((
+        "test_game_against_random_ends_with_a_result_and_a_record_that_replays",
+        "test_an_illegal_or_unreadable_play_is_explained_and_the_game_goes_on",
+        "test_hot_seat_shows_each_player_only_its_own_cards",
+        "test_hot_seat_hand_over_clears_the_scrollback_and_shows_the_seed_again",
+        "test_play_subprocess_with_piped_input_exits_cleanly_at_end_of_input",
+        "test_replay_all_prints_every_step_with_the_result",
+        "test_replay_for_one_seat_hides_the_other_seats_cards",
+        "test_replay_steps_interactively_with_enter_back_jump_and_quit",
+        "test_play_against_an_ai_level_to_the_end",
+    ), ("slow",)),
+}
+
+# markers that make a test slow as well
+SLOW_LAYERS = ("browser", "postgres", "ray")
+
+
+def markers_for(item: pytest.Item) -> tuple[str, ...]:
+    """The layer markers this file's table gives ``item``."""
+    name = item.path.name
+    function = getattr(item, "originalname", item.name)
+    found = MODULE_MARKERS.get(name, ()) + TEST_MARKERS.get(name, {}).get(function, ())
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("database_url") == "postgresql":
+        found += ("postgres",)  # the PostgreSQL variant of the storage tests
+    return found
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in markers_for(item):
+            item.add_marker(name)
+        if any(item.get_closest_marker(name) for name in SLOW_LAYERS):
+            item.add_marker("slow")

@@ -1,6 +1,6 @@
 """Small builders for contract §7 positions and plays, shared by the rules tests.
 
-Also holds the §2 card tables of the rules contract (/work/shared/rules/hill218.md), written out
+Also holds the §2 card tables of the rules contract (../shared/rules/hill218.md), written out
 independently of the ruleset data files, so tests can check the data and the engine against them.
 """
 

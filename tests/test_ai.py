@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import struct
+import sys
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
 from game_walk import random_decision_points
 from warboard.ai.agent import decide, make_agent
-from warboard.ai.arena import report, run_matches, schedule, write_outputs
+from warboard.ai.arena import (
+    ArenaReport,
+    charts_available,
+    draw_chart,
+    report,
+    run_matches,
+    schedule,
+    write_outputs,
+)
 from warboard.ai.ismcts import ISMCTSAgent
 from warboard.ai.levels import GAME_LEVELS, LEVELS
 from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.ratings import elo, elo_intervals, score_interval
+from warboard.cli import main
 from warboard.core.protocol import CHANCE, Game, State
 from warboard.hill218 import CardGame
 from warboard.hill218.state import CardState
@@ -213,10 +226,44 @@ def test_arena_round_robin_report_and_outputs(tmp_path):
     assert set(data["decision_seconds"]) == set(agents)
     json_path, png_path = write_outputs(rep, tmp_path)
     assert json.loads(json_path.read_text())["games_per_pair"] == 4
-    header = png_path.read_bytes()[:24]
+    if charts_available():
+        assert_png(png_path)
+    else:
+        assert png_path is None and list(tmp_path.iterdir()) == [json_path]
+
+
+def assert_png(path: Path | None) -> None:
+    assert path is not None
+    header = path.read_bytes()[:24]
     assert header[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", header[16:24])
     assert width > 300 and height > 150
+
+
+def test_arena_chart_is_a_png(tmp_path):
+    pytest.importorskip("matplotlib", reason="the arena's PNG chart needs matplotlib, the "
+                                             "'plots' extra: pip install -e '.[plots]'")
+    rep = ArenaReport("hill218", 4, ["random", "greedy"], pairs=[],
+                      elo={"random": 1400.0, "greedy": 1600.0},
+                      elo_interval={"random": (1300.0, 1500.0), "greedy": (1500.0, 1700.0)},
+                      decision_seconds={"random": 0.0, "greedy": 0.01})
+    draw_chart(rep, tmp_path / "chart.png")
+    assert_png(tmp_path / "chart.png")
+
+
+def test_arena_without_matplotlib_writes_the_report_and_says_how_to_get_the_chart(
+        tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # importing it now fails
+    assert not charts_available()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["arena", "--agents", "random,greedy", "--games", "2", "--jobs", "1",
+                     "--quick-start", "--out", str(tmp_path)])
+    assert code == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["arena-hill218.json"]
+    said = " ".join(out.getvalue().split())  # the console may wrap the line
+    assert "no PNG chart, matplotlib is not installed" in said
+    assert "install the 'plots' extra: pip install 'warboard[plots]'" in said
 
 
 def test_elo_and_intervals_recover_a_known_gap():

@@ -240,7 +240,10 @@ def test_interchange_has_hold_the_line_examples_of_every_query():
 
 
 def test_plays_in_example_outputs_parse():
-    """Every play that an example's `legal` output lists parses back."""
+    """Every play that an example's `legal` output lists parses back, and the examples list
+    some: plays of the card games and Hold the Line actions (an example whose answer is an
+    error, or no `legal` example at all, would check nothing)."""
+    listed = {"card game": 0, "holdtheline": 0}
     for block in EXAMPLE_BLOCKS:
         example = parse_example(block)
         if example.command.split()[0] != "legal":
@@ -252,6 +255,9 @@ def test_plays_in_example_outputs_parse():
             if isinstance(answer, list):
                 for play in answer:
                     check_play(play)
+                    listed["holdtheline" if isinstance(play, dict) and "type" in play
+                           else "card game"] += 1
+    assert all(listed.values()), f"the docs' `legal` examples list no play of some game: {listed}"
 
 
 # ----------------------------------------------------------------------------- pycon sessions

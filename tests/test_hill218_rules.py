@@ -1,7 +1,7 @@
 """Rules tests for The Battle for Hill 218, plus the contract points shared by both rulesets.
 
 Every test cites the rulebook figure or the section of the rules contract
-(/work/shared/rules/hill218.md) it checks. Tests parametrised over ``ruleset`` run the same
+(../shared/rules/hill218.md) it checks. Tests parametrised over ``ruleset`` run the same
 situation in hill218 and ogre218 (units mapped role for role, contract §2).
 """
 

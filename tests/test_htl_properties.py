@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -170,11 +169,8 @@ def test_recorder_replay_is_exact():
 
 
 def test_packaged_scenarios_load_and_finish_a_random_game():
-    try:
-        from warboard.holdtheline.scenario_file import scenario_names
-    except ImportError:  # pragma: no cover - written by the scenario author
-        pytest.skip("scenario_file not available")
     from warboard.core.registry import make_game
+    from warboard.holdtheline.scenario_file import scenario_names
 
     names = scenario_names()
     assert names

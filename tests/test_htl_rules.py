@@ -1,7 +1,7 @@
 """Rules tests for Hold the Line (issue 5, requirements 2 and 7).
 
-Each test cites the rulebook section (/work/shared/rulebooks/hold-the-line.txt) or the rules
-contract (/work/shared/rules/holdtheline.md, "§") it checks; referee decisions are in
+Each test cites the rulebook section (../shared/rulebooks/hold-the-line.txt) or the rules
+contract (../shared/rules/holdtheline.md, "§") it checks; referee decisions are in
 docs/rules-decisions.md ("Hold the Line"). Positions are built in Python (tests/htl_positions.py)
 and dice are fed one by one, so every outcome is exact.
 """

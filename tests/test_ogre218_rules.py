@@ -1,7 +1,7 @@
 """Rules tests specific to Ogre: Objective 218 (ruleset ``ogre218``): push supply, Ogres,
 damaged Ogres, Cruise Missiles, the handicap option and the Ogre unit count.
 
-Every test cites the section of the rules contract (/work/shared/rules/hill218.md) or the Ogre
+Every test cites the section of the rules contract (../shared/rules/hill218.md) or the Ogre
 rulebook point it checks.
 """
 

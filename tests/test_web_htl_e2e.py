@@ -27,7 +27,8 @@ from web_helpers import (  # noqa: E402
 )
 
 if not CHROMIUM.exists():
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)",
+    pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium, "
+                "or WARBOARD_CHROMIUM=/path/to/chromium)",
                 allow_module_level=True)
 
 expect = playwright_api.expect

@@ -19,7 +19,9 @@ from typing import Any
 
 from server_helpers import UNLIMITED_ENV
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's chromium package by default (.ci/run installs it); WARBOARD_CHROMIUM names another
+# Chromium or Chrome executable
+CHROMIUM = Path(os.environ.get("WARBOARD_CHROMIUM") or "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]

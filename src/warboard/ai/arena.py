@@ -1,7 +1,8 @@
 """Round-robin tournaments between agents: scores, Elo ratings, a JSON report and a chart.
 
 Every pair of agents plays ``games_per_pair`` games, half with each seat order. Games run in
-parallel worker processes (``backend="process"``) or as Ray tasks (``backend="ray"``).
+parallel worker processes (``backend="process"``) or as Ray tasks (``backend="ray"``). The chart
+needs matplotlib (the ``plots`` extra); without it the report is written alone.
 """
 
 from __future__ import annotations
@@ -104,17 +105,33 @@ def report(game: str, agents: Sequence[str], games_per_pair: int,
         decision_seconds={a: round(t / n, 4) if n else 0.0 for a, (t, n) in think.items()})
 
 
-def write_outputs(rep: ArenaReport, out: Path) -> tuple[Path, Path]:
+PLOTS_HINT = "install the 'plots' extra: pip install 'warboard[plots]'"
+
+
+def charts_available() -> bool:
+    """Whether matplotlib, which draws the chart, is installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def write_outputs(rep: ArenaReport, out: Path) -> tuple[Path, Path | None]:
+    """The JSON report and the PNG chart in ``out``; the chart's path is None when matplotlib is
+    not installed (then nothing but the report is written: see ``PLOTS_HINT``)."""
     out.mkdir(parents=True, exist_ok=True)
     json_path = out / f"arena-{rep.game}.json"
     json_path.write_text(json.dumps(rep.to_json(), indent=1) + "\n", encoding="utf-8")
+    if not charts_available():
+        return json_path, None
     png_path = out / f"arena-{rep.game}.png"
     draw_chart(rep, png_path)
     return json_path, png_path
 
 
 def draw_chart(rep: ArenaReport, path: Path) -> None:
-    """Elo ratings with their 95% intervals as a bar chart."""
+    """Elo ratings with their 95% intervals as a bar chart (needs matplotlib)."""
     import matplotlib
 
     matplotlib.use("Agg")

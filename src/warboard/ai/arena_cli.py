@@ -12,7 +12,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from warboard.ai.agent import make_agent
-from warboard.ai.arena import ArenaReport, report, run_matches, schedule, write_outputs
+from warboard.ai.arena import (
+    PLOTS_HINT,
+    ArenaReport,
+    report,
+    run_matches,
+    schedule,
+    write_outputs,
+)
 from warboard.core.registry import info
 
 
@@ -35,7 +42,11 @@ def run_arena_command(args: argparse.Namespace) -> int:
     rep = report(label, agents, args.games, results)
     print_report(console, rep)
     json_path, png_path = write_outputs(rep, Path(args.out))
-    console.print(f"wrote {json_path} and {png_path}")
+    if png_path is None:
+        console.print(f"wrote {json_path}; no PNG chart, matplotlib is not installed: "
+                      f"{PLOTS_HINT}", markup=False)
+    else:
+        console.print(f"wrote {json_path} and {png_path}")
     return 0
 
 

@@ -2,7 +2,7 @@
  * _fastplay: uniformly random games of hill218 / ogre218 played entirely in C.
  *
  * An optional native fast path for benchmarks and rollouts. It follows the rules contract
- * (/work/shared/rules/hill218.md, §3-§5) and mirrors the pure-Python reference engine
+ * (../shared/rules/hill218.md, §3-§5) and mirrors the pure-Python reference engine
  * (warboard.hill218.state) decision for decision: the same chance events in the same order and,
  * at every decision, a uniformly random one of ALL distinct complete legal plays (§7: each
  * deployment cell x each ordered hit sequence, plus one strike per enemy unit).

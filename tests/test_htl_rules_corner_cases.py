@@ -1,8 +1,12 @@
-"""Second, independent rules review of Hold the Line (issue 5): the rulebook
-(/work/shared/rulebooks/hold-the-line.txt) and the contract (/work/shared/rules/holdtheline.md,
-"§") read line by line against the engine. Each test names the rule it checks; the ones marked
-"found by the review" failed before the engine was fixed. Referee decisions are in
-docs/rules-decisions.md ("Hold the Line").
+"""Hold the Line rules in their corner cases: leaders alone and in stacks, dragoons evading,
+elite and failed force marches, retreats and escapes, fatigue; positions that survive JSON round
+trips; states for the search.
+
+Each test names the rule it checks in the rulebook (../shared/rulebooks/hold-the-line.txt, from
+the repository root) or the contract (../shared/rules/holdtheline.md, "§"); the section "found
+by the review" holds the cases that an independent reading of both against the engine found,
+which failed before the engine was fixed. Referee decisions are in docs/rules-decisions.md
+("Hold the Line").
 """
 
 from __future__ import annotations
