@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warboard.hill218.ruleset import Ruleset
+from warboard.hill218.ruleset import Ruleset, unit_title
 
 SEAT_NAMES = ("South", "North")
 HILL = (0, 0)
@@ -21,13 +21,6 @@ def cell_text(cell: tuple[int, int] | list[int]) -> str:
 
 def unit_abbrev(rules: Ruleset, name: str) -> str:
     return rules.units[rules.unit_ids[name]].abbrev
-
-
-def unit_title(rules: Ruleset, name: str) -> str:
-    """``heavy_weapons`` -> ``Heavy Weapons``; a word that is some unit's abbreviation stays
-    upper case (``light_gev`` -> ``Light GEV``)."""
-    abbrevs = {u.abbrev.lower() for u in rules.units}
-    return " ".join(w.upper() if w in abbrevs else w.capitalize() for w in name.split("_"))
 
 
 def counts_text(rules: Ruleset, counts: dict[str, int], empty: str = "none") -> str:
