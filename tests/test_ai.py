@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import struct
-from typing import ClassVar
+from typing import ClassVar, get_args
 
 import pytest
 
@@ -13,7 +13,7 @@ from game_walk import random_decision_points
 from warboard.ai.agent import decide, make_agent
 from warboard.ai.arena import report, run_matches, schedule, write_outputs
 from warboard.ai.ismcts import ISMCTSAgent
-from warboard.ai.levels import GAME_LEVELS, LEVELS
+from warboard.ai.levels import GAME_LEVELS, LEVELS, Level
 from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.ratings import elo, elo_intervals, score_interval
 from warboard.core.protocol import CHANCE, Game, State
@@ -173,6 +173,7 @@ def test_a_time_budget_that_runs_out_at_once_still_answers():
 
 def test_levels_are_documented_budgets():
     assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    assert tuple(LEVELS) == get_args(Level)  # the levels the server's messages accept
     assert LEVELS["hard"]["seconds"] <= 1.0  # hard answers within a second
     for level in LEVELS:
         assert make_agent(level).name
