@@ -9,7 +9,7 @@ import random
 import struct
 import sys
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, get_args
 
 import pytest
 
@@ -25,7 +25,7 @@ from warboard.ai.arena import (
     write_outputs,
 )
 from warboard.ai.ismcts import ISMCTSAgent
-from warboard.ai.levels import GAME_LEVELS, LEVELS
+from warboard.ai.levels import GAME_LEVELS, LEVELS, Level
 from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.ratings import elo, elo_intervals, score_interval
 from warboard.cli import main
@@ -186,6 +186,7 @@ def test_a_time_budget_that_runs_out_at_once_still_answers():
 
 def test_levels_are_documented_budgets():
     assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    assert tuple(LEVELS) == get_args(Level)  # the levels the server's messages accept
     assert LEVELS["hard"]["seconds"] <= 1.0  # hard answers within a second
     for level in LEVELS:
         assert make_agent(level).name

@@ -155,12 +155,12 @@ class _Core:
 
 
 def _restore(name: str, params: dict[str, Any], state_json: dict[str, Any],
-             events: list[tuple[str, Any, tuple[bool, bool]]]) -> _Core:
+             events: list[tuple[str, Any, Sequence[bool]]]) -> _Core:
     enc = make_encoding(name, params)
     game = enc.game
     state = game.state_from_json(state_json)
     return _Core(enc, state, [(actor, None if data is None else game.action_from_json(data, state),
-                               tuple(seen)) for actor, data, seen in events])
+                               (seen[0], seen[1])) for actor, data, seen in events])
 
 
 class State(pyspiel.State):
@@ -282,9 +282,12 @@ class Observer:
         if self.public:
             enc.write_public(wb.observation(None), player, self.dict["board"],
                              self.dict["public"])
-        private = self.dict.get("private")
-        for i, seat in enumerate(self._seats(player)):
-            enc.write_private(wb.observation(seat), private if private.ndim == 1 else private[i])
+        seats = self._seats(player)
+        if seats:  # then the tensor has its private piece
+            private = self.dict["private"]
+            for i, seat in enumerate(seats):
+                enc.write_private(wb.observation(seat),
+                                  private if private.ndim == 1 else private[i])
 
     def string_from(self, state: State, player: int) -> str:
         core = state._core

@@ -187,7 +187,8 @@ class SingleSeatEnv(gymnasium.Env):
     is not limited to the window: it may make any legal play.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    # gymnasium.Env declares ``metadata`` an instance variable (a ClassVar may not override it)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
 
     def __init__(self, game: str | None = None, seat: int | None = 0,
                  opponent: str | Agent = "random", render_mode: str | None = None,

@@ -159,6 +159,8 @@ class ISMCTSAgent:
                          + w * ch.prior / (ch.visits + 1))
                 if score > best_score:
                     best_score, action, best_child = score, a, ch
+            # every allowed play has a child here (none was left to expand), so one is chosen
+            assert best_child is not None
             state.apply(action)
             node = best_child
             path.append(node)

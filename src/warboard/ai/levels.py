@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from warboard.core.registry import games
+
+# The levels' names, for the types that accept one (the server's messages): the keys of LEVELS,
+# in its order (tests check that the two agree).
+Level = Literal["easy", "medium", "hard", "expert"]
 
 # Iteration budgets make a level reproducible with a seed; the seconds cap bounds its answer
 # time on a slow or busy machine (hard answers within a second on one core of the project's

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import os
 import stat
 import tomllib
@@ -111,7 +112,7 @@ class Fields:
             raise self.error(key, f"must be one of {', '.join(choices)}, not {value!r}")
         return value
 
-    def int(self, key: str, default: Any = ..., minimum: int | None = None,
+    def int(self, key: builtins.str, default: Any = ..., minimum: int | None = None,
             maximum: int | None = None) -> int:
         value = self.raw(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -122,13 +123,13 @@ class Fields:
             raise self.error(key, f"must be at most {maximum}, not {value}")
         return value
 
-    def bool(self, key: str, default: Any = ...) -> bool:
+    def bool(self, key: builtins.str, default: Any = ...) -> bool:
         value = self.raw(key, default)
         if not isinstance(value, bool):
             raise self.error(key, f"must be true or false, not {type_name(value)}")
         return value
 
-    def sub(self, key: str, default: Any = ...) -> Fields:
+    def sub(self, key: builtins.str, default: Any = ...) -> Fields:
         return Fields(self.path, self.field(key), self.raw(key, default))
 
     def finish(self) -> None:

@@ -82,7 +82,8 @@ def time_legal(lines: list[str]) -> dict[str, float]:
             "positions_per_second": len(lines) / elapsed, "plays_per_second": plays / elapsed}
 
 
-def ismcts_speed(game: CardGame, level: str, decisions: int, seed: int) -> dict[str, float]:
+def ismcts_speed(game: CardGame, level: str, decisions: int,
+                 seed: int) -> dict[str, str | float]:
     """Time the level's agent on decision points met in random games (one core)."""
     from warboard.ai.agent import decide
     from warboard.ai.levels import agent_for_level

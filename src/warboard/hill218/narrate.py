@@ -186,7 +186,7 @@ def _forfeits(rules: Ruleset, before: CardView, after: CardView, seat: int | Non
         return []
     out = []
     kind = action.get("play") if action else None
-    if seat is not None and kind in ("deploy", "strike"):
+    if seat is not None and action and kind in ("deploy", "strike"):
         used = rules.units[rules.unit_ids[action["unit"]]].plays if kind == "deploy" else 1
         if before.public["plays_left"] > used:
             out.append(LogEntry(before.turn, f"{seat_name(seat)} has no legal play left; "

@@ -235,8 +235,8 @@ async def _play_out(plan: Plan, seats: list[Seat]) -> bool:
         await _last_answers(plan, seats)
         return False
     finally:
-        for task in (*tasks, stop):
-            task.cancel()
+        for pending in (*tasks, stop):
+            pending.cancel()
         await asyncio.gather(*tasks, stop, return_exceptions=True)
 
 

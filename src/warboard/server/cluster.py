@@ -33,7 +33,7 @@ import logging
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy.engine import URL
 
@@ -42,8 +42,20 @@ from warboard.server.storage import CHANNEL, Storage, notice_payload
 log = logging.getLogger("warboard.server")
 
 RECONNECT_SECONDS = (0.5, 30.0)  # the first and the longest wait before listening again
-KEEPALIVE = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10,
-             "keepalives_count": 3}  # a listening connection that died quietly is noticed
+
+
+class Keepalive(TypedDict):
+    """libpq's TCP keepalive parameters (passed to ``AsyncConnection.connect`` by name)."""
+
+    keepalives: int
+    keepalives_idle: int
+    keepalives_interval: int
+    keepalives_count: int
+
+
+# a listening connection that died quietly is noticed
+KEEPALIVE: Keepalive = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10,
+                        "keepalives_count": 3}
 
 
 @dataclass(frozen=True)

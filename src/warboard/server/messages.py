@@ -14,14 +14,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
-from warboard.ai.levels import LEVELS
+from warboard.ai.levels import Level
 from warboard.core.jsonlimits import JSONInputError, parse_json
 from warboard.core.registry import default_game
 from warboard.server.storage import GameSummary
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
-
-Level = Literal[tuple(LEVELS)]  # the AI levels: easy, medium, hard, expert
 
 RequestId = Annotated[str, Field(min_length=1, max_length=100)]
 

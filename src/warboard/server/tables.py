@@ -718,7 +718,7 @@ class Tables:
         except (ValueError, WarboardError) as exc:
             raise Refused(str(exc), 422) from None
         mine, other = request.seat, 1 - request.seat
-        seat_tokens = {mine: tokens.new_token()}
+        seat_tokens: dict[int, str] = {mine: tokens.new_token()}
         if request.mode != "ai":
             seat_tokens[other] = tokens.new_token()
         seats = [SeatData(s, HUMAN, None, tokens.hash_token(seat_tokens[s]),
