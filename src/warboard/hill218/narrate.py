@@ -19,8 +19,8 @@ from typing import Any
 from warboard.core.narration import Narrator
 from warboard.core.protocol import JSON
 from warboard.core.view import View
-from warboard.hill218.names import BASES, cell_text, result_text, seat_name, unit_title
-from warboard.hill218.ruleset import Ruleset
+from warboard.hill218.names import BASES, cell_text, result_text, seat_name
+from warboard.hill218.ruleset import Ruleset, unit_title
 from warboard.hill218.view import CardView
 
 CHANCE_PHASES = ("first", "deal", "draw")

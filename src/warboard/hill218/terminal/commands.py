@@ -13,8 +13,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from warboard.hill218.actions import Bury, Deploy, Strike, resolve_unit, strike_words
-from warboard.hill218.names import BASES, cell_text, seat_name, unit_abbrev, unit_title
-from warboard.hill218.ruleset import Ruleset
+from warboard.hill218.names import BASES, cell_text, seat_name, unit_abbrev
+from warboard.hill218.ruleset import Ruleset, unit_title
 from warboard.hill218.terminal.render import board_text
 from warboard.hill218.view import CardView
 

@@ -21,9 +21,8 @@ from warboard.hill218.names import (
     counts_text,
     seat_name,
     unit_abbrev,
-    unit_title,
 )
-from warboard.hill218.ruleset import Ruleset
+from warboard.hill218.ruleset import Ruleset, unit_title
 from warboard.hill218.view import CardView
 
 Cell = tuple[int, int]
