@@ -422,10 +422,12 @@ def test_warboard_scenarios_name_shows_details_and_history(tmp_path):
     path = write(tmp_path, BASE)
     assert run("scenarios", "--check", str(path)).returncode == 0
     bad = run("scenarios", "waterloo")
-    assert bad.returncode == 2 and "unknown scenario 'waterloo'" in bad.stderr
+    assert bad.returncode == 1 and "unknown scenario 'waterloo'" in bad.stderr
     broken = write(tmp_path, BASE.replace('kind = "militia"', 'kind = "pikemen"'))
     bad = run("scenarios", "--check", str(broken))
-    assert bad.returncode == 2 and "sides.red.units[1].kind: unknown unit kind" in bad.stderr
+    assert bad.returncode == 1 and "sides.red.units[1].kind: unknown unit kind" in bad.stderr
+    bad = run("play", "holdtheline", "--scenario", "waterloo")
+    assert bad.returncode == 1 and bad.stderr.startswith("warboard: error: unknown scenario")
 
 
 # ============================================================================ the docs
