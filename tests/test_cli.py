@@ -104,7 +104,7 @@ def closed_pipe(*argv: str, stdin: bytes = b"") -> tuple[int, str]:
     return process.returncode, err.decode()
 
 
-@pytest.mark.parametrize("argv", [("scenarios",),
+@pytest.mark.parametrize("argv", [("scenarios",), ("scenarios", "--json"),
                                   ("completion", "bash"), ("export", "--help")])
 def test_a_closed_pipe_is_quiet(argv):
     code, err = closed_pipe(*argv)
@@ -119,6 +119,26 @@ def test_a_rules_batch_into_a_closed_pipe_is_quiet():
     lines = (json.dumps(position()) + "\n") * 200
     code, err = closed_pipe("rules", "legal", stdin=lines.encode())
     assert (code, err) == (1, "")
+
+
+def test_json_options_parse():
+    parser = build_parser()
+    for argv in (["arena"], ["bench", registry.default_game()], ["headtohead"],
+                 ["scenarios"], ["scenarios", "NAME"]):
+        assert parser.parse_args([*argv, "--json"]).json
+        assert not parser.parse_args(argv).json
+
+
+def test_arena_json_prints_the_report_of_the_file(tmp_path):
+    done = run("arena", "--agents", "random,greedy", "--games", "2", "--jobs", "1", "--json",
+               "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report == json.loads(next(tmp_path.glob("arena-*.json")).read_text())
+    assert report["agents"] == ["random", "greedy"] and report["games_per_pair"] == 2
+    pair = report["pairs"][0]
+    assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == 2
+    assert set(report["elo"]) == set(report["elo_interval"]) == {"random", "greedy"}
 
 
 def test_completion_scripts_know_every_command():
