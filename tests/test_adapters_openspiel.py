@@ -1,5 +1,6 @@
 """The OpenSpiel adapter, checked with OpenSpiel's own test and bots."""
 
+import json
 import random
 
 import numpy as np
@@ -169,7 +170,7 @@ def test_openspiel_ismcts_and_mcts_bots_play_full_games(name):
 def test_headtohead_game_and_report(capsys):
     from rich.console import Console
 
-    from warboard.adapters.headtohead import Job, play, report
+    from warboard.adapters.headtohead import Job, play, report, summary
 
     outcome = play(Job("ogre218", seed=7, warboard_seat=1, seconds=0.3, window=None))
     assert outcome.warboard_score in (0.0, 0.5, 1.0)
@@ -178,7 +179,11 @@ def test_headtohead_game_and_report(capsys):
     class Args:
         game, seconds = "ogre218", 0.3
 
-    report(Console(width=200), Args, [outcome])
+    result = json.loads(json.dumps(summary(Args, [outcome])))  # what --json prints
+    assert result["games"] == 1 and result["games_by_seat"] == [0, 1]
+    assert result["score_by_seat"] == [None, outcome.warboard_score]
+    assert result["wins"] + result["draws"] + result["losses"] == 1
+    report(Console(width=200), result)
     assert "95% interval" in capsys.readouterr().out
 
 

@@ -1,39 +1,152 @@
-"""The warboard command: every subcommand has help, bad usage fails clearly."""
+"""The warboard command: every command has help, a failure is one line on stderr and exit
+status 1, bad usage exits 2, a closed pipe is quiet, --json where a report is printed, shell
+completion."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from warboard.cli import build_parser
+from warboard.core import registry
 
-SUBCOMMANDS = sorted(build_parser()._subparsers._group_actions[0].choices)
+
+def command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = (),
+                  ) -> list[tuple[str, ...]]:
+    """Every command and subcommand (``("rules", "legal")``), the games' own included."""
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                out.append((*path, name))
+                out += command_paths(command, (*path, name))
+    return out
 
 
-def run(*argv: str) -> subprocess.CompletedProcess[str]:
+COMMANDS = command_paths(build_parser())
+
+
+def run(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "warboard.cli", *argv], capture_output=True,
-                          text=True, timeout=120)
+                          text=True, input=stdin, timeout=120)
 
 
 def test_the_expected_subcommands_exist():
-    assert {"play", "replay", "export", "rules", "bench", "arena"} <= set(SUBCOMMANDS)
+    assert {("play",), ("replay",), ("export",), ("rules",), ("rules", "legal"), ("bench",),
+            ("arena",), ("headtohead",), ("completion",)} <= set(COMMANDS)
 
 
-@pytest.mark.parametrize("command", SUBCOMMANDS)
-def test_every_subcommand_has_help(command):
-    done = run(command, "--help")
+def test_the_help_names_every_game():
+    done = run("--help")
     assert done.returncode == 0
-    assert f"usage: warboard {command}" in done.stdout
+    text = " ".join(done.stdout.split())  # the help wraps lines
+    assert all(game.title in text for game in registry.games())
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_every_command_has_help(command):
+    done = run(*command, "--help")
+    assert done.returncode == 0
+    assert f"usage: warboard {' '.join(command)}" in done.stdout
     text = done.stdout.split("\n\n", 1)[1]
     assert len(text.strip()) > 40  # a description, not just the usage line
 
 
-def test_bad_usage_fails_with_a_message():
+def test_bad_usage_exits_2():
     done = run("fly")
     assert done.returncode == 2 and "invalid choice" in done.stderr
     done = run()
     assert done.returncode == 2 and "required" in done.stderr
-    done = run("arena", "--agents", "random,nobody", "--games", "2")
-    assert done.returncode == 2 and "unknown agent 'nobody'" in done.stderr
+    done = run("arena", "--games", "many")
+    assert done.returncode == 2 and "invalid int value" in done.stderr
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    not_json = tmp_path / "not-json.json"
+    not_json.write_text("{", encoding="utf-8")
+    not_a_record = tmp_path / "list.json"
+    not_a_record.write_text("[]", encoding="utf-8")
+    return {"missing": str(tmp_path / "nowhere.json"), "not_json": str(not_json),
+            "not_a_record": str(not_a_record), "out": str(tmp_path / "out.json")}
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["replay", "{missing}"], "nowhere.json: cannot be read"),
+    (["replay", "{not_json}", "--all"], "not-json.json: not JSON"),
+    (["export", "{missing}", "--seat", "0", "--out", "{out}"], "cannot be read"),
+    (["export", "{not_a_record}", "--seat", "0", "--out", "{out}"], "not a warboard record"),
+    (["arena", "--agents", "random,nobody", "--games", "2"], "unknown agent 'nobody'"),
+    (["arena", "--agents", "random"], "--agents needs two or more"),
+    (["serve", "--database-url", "nosuchdb://x", "--port", "0", "--ai-workers", "0"],
+     "cannot open the database nosuchdb://x"),
+])
+def test_a_runtime_error_is_one_line_and_exit_status_1(files, argv, message):
+    done = run(*(a.format(**files) for a in argv))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("warboard: error: ") and message in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def closed_pipe(*argv: str, stdin: bytes = b"") -> tuple[int, str]:
+    """Run ``warboard ARGV`` with its stdout a pipe whose reader has already gone."""
+    process = subprocess.Popen([sys.executable, "-m", "warboard.cli", *argv],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    process.stdout.close()
+    _, err = process.communicate(stdin, timeout=120)
+    return process.returncode, err.decode()
+
+
+@pytest.mark.parametrize("argv", [("scenarios",), ("scenarios", "--json"),
+                                  ("completion", "bash"), ("export", "--help")])
+def test_a_closed_pipe_is_quiet(argv):
+    code, err = closed_pipe(*argv)
+    assert err == ""
+    assert code == 1 or argv[-1] == "--help"  # argparse's own help ignores a failed write
+
+
+def test_a_rules_batch_into_a_closed_pipe_is_quiet():
+    sys.path.insert(0, str(Path(__file__).parent))
+    from positions import position
+
+    lines = (json.dumps(position()) + "\n") * 200
+    code, err = closed_pipe("rules", "legal", stdin=lines.encode())
+    assert (code, err) == (1, "")
+
+
+def test_json_options_parse():
+    parser = build_parser()
+    for argv in (["arena"], ["bench", registry.default_game()], ["headtohead"],
+                 ["scenarios"], ["scenarios", "NAME"]):
+        assert parser.parse_args([*argv, "--json"]).json
+        assert not parser.parse_args(argv).json
+
+
+def test_arena_json_prints_the_report_of_the_file(tmp_path):
+    done = run("arena", "--agents", "random,greedy", "--games", "2", "--jobs", "1", "--json",
+               "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report == json.loads(next(tmp_path.glob("arena-*.json")).read_text())
+    assert report["agents"] == ["random", "greedy"] and report["games_per_pair"] == 2
+    pair = report["pairs"][0]
+    assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == 2
+    assert set(report["elo"]) == set(report["elo_interval"]) == {"random", "greedy"}
+
+
+def test_completion_scripts_know_every_command():
+    bash = run("completion", "bash")
+    assert bash.returncode == 0 and bash.stdout.startswith("#")
+    assert all(command[-1] in bash.stdout for command in COMMANDS)
+    assert "_shtab_compgen_files" in bash.stdout  # FILE arguments complete paths
+    for shell in ("zsh", "tcsh"):
+        done = run("completion", shell)
+        assert done.returncode == 0 and "scenarios" in done.stdout
+    assert run("completion", "fish").returncode == 2

@@ -205,7 +205,7 @@ def test_scenarios_check_refuses_what_is_not_a_small_regular_file(tmp_path, fifo
                           (str(big), "is larger than 1 MiB"),
                           (str(tmp_path / "nowhere.toml"), "cannot be read")]:
         done = warboard("scenarios", "--check", path)
-        assert done.returncode == 2, (path, done.stdout, done.stderr)
+        assert done.returncode == 1, (path, done.stdout, done.stderr)
         assert done.stderr.startswith(f"warboard: error: {path}: (file): {problem}"), done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
         assert done.stdout == ""
@@ -226,7 +226,7 @@ def test_scenarios_name_is_a_name(tmp_path):
     path = tmp_path / "trenton.toml"
     path.write_text("", encoding="utf-8")
     done = warboard("scenarios", str(path))
-    assert done.returncode == 2 and "unknown scenario" in done.stderr
+    assert done.returncode == 1 and "unknown scenario" in done.stderr
     assert "--check" in done.stderr  # says how to check a file
 
 
@@ -248,9 +248,9 @@ def test_play_and_balance_take_a_scenario_file(tmp_path):
     assert done.returncode == 0, done.stderr
     assert '"scenario": "my_battle"' in done.stdout
     done = warboard("balance", "--scenario-file", "/dev/zero", "--games", "1")
-    assert done.returncode == 2 and "is not a regular file" in done.stderr
+    assert done.returncode == 1 and "is not a regular file" in done.stderr
     done = warboard("balance", str(path), "--games", "1")
-    assert done.returncode == 2 and "unknown scenario" in done.stderr
+    assert done.returncode == 1 and "unknown scenario" in done.stderr
 
 
 # ------------------------------------------------------------------ the server, over sockets

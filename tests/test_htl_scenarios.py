@@ -4,6 +4,7 @@ random game to its end, and ``warboard scenarios`` lists and shows them."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -419,10 +420,36 @@ def test_warboard_scenarios_name_shows_details_and_history(tmp_path):
     path = write(tmp_path, BASE)
     assert run("scenarios", "--check", str(path)).returncode == 0
     bad = run("scenarios", "waterloo")
-    assert bad.returncode == 2 and "unknown scenario 'waterloo'" in bad.stderr
+    assert bad.returncode == 1 and "unknown scenario 'waterloo'" in bad.stderr
     broken = write(tmp_path, BASE.replace('kind = "militia"', 'kind = "pikemen"'))
     bad = run("scenarios", "--check", str(broken))
-    assert bad.returncode == 2 and "sides.red.units[1].kind: unknown unit kind" in bad.stderr
+    assert bad.returncode == 1 and "sides.red.units[1].kind: unknown unit kind" in bad.stderr
+    bad = run("play", "holdtheline", "--scenario", "waterloo")
+    assert bad.returncode == 1 and bad.stderr.startswith("warboard: error: unknown scenario")
+
+
+def test_warboard_scenarios_json_is_the_lobby_list_and_one_scenario_in_full(tmp_path):
+    from warboard.holdtheline.lobby import scenario_summaries
+
+    done = run("scenarios", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"scenarios": scenario_summaries()}
+    done = run("scenarios", "trenton", "--json")
+    assert done.returncode == 0, done.stderr
+    trenton = json.loads(done.stdout)
+    summary = next(s for s in scenario_summaries() if s["name"] == "trenton")
+    assert {k: trenton[k] for k in summary if k != "sides"} == {
+        k: v for k, v in summary.items() if k != "sides"}
+    assert [side["label"] for side in trenton["sides"]] == ["Americans", "Hessians"]
+    assert trenton["date"] == "1776-12-26" and "McConkey" in trenton["history"]
+    assert (trenton["cols"], trenton["rows"]) == (13, 9) and trenton["special_rules"]
+    americans = trenton["sides"][0]
+    assert americans["name"] == "american" and americans["vp_target"] == 6
+    assert americans["units"] == 12 and americans["reinforcements"] == []
+    path = write(tmp_path, BASE)
+    done = run("scenarios", "--check", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["name"] == path.stem
 
 
 # ============================================================================ the docs

@@ -108,7 +108,7 @@ def test_export_command_writes_a_seat_record(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "warboard.cli", "export", str(tmp_path / "nope"),
                           "--seat", "0", "--out", str(out)], capture_output=True, text=True,
                          timeout=120)
-    assert bad.returncode == 2 and "cannot be read" in bad.stderr
+    assert bad.returncode == 1 and "cannot be read" in bad.stderr
 
 
 def test_recorder_rejects_an_illegal_action_and_records_nothing():

@@ -1,4 +1,11 @@
-"""The ``warboard`` command: one entry point, a subcommand per job, ``--help`` on each."""
+"""The ``warboard`` command: one entry point, a subcommand per job, ``--help`` on each.
+
+Exit status: 0 when the command did its job, 1 when it failed at run time (one line
+``warboard: error: ...`` on stderr: a file that cannot be read, an unknown scenario or agent, a
+database that cannot be opened) or its reader closed the pipe, 2 for a command line that
+argparse refuses, 130 on Ctrl-C. ``warboard loadtest`` also exits 1 when the load test found
+errors (docs/load.md).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +13,19 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
+
+import shtab
 
 from warboard import __version__
 from warboard.core import registry
+from warboard.core.errors import WarboardError
 from warboard.server.settings import settings_help
+
+Commands = argparse._SubParsersAction  # what add_subparsers returns (argparse names no type)
+COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
+PATH_COMPLETION = {"FILE": shtab.FILE, "DIR": shtab.DIRECTORY}  # by metavar
 
 
 def _game_clis() -> dict[tuple[str, ...], ModuleType]:
@@ -28,20 +42,40 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="warboard",
         description=f"Two-player tactical wargames with exact rules: {titles}.",
-        epilog="Run 'warboard COMMAND --help' for the options of a command.",
-    )
+        epilog="Run 'warboard COMMAND --help' for the options of a command. Exit status: 0 "
+               "done, 1 failed (the reason on stderr), 2 bad usage.")
     parser.add_argument("--version", action="version", version=f"warboard {__version__}")
-    parser.set_defaults(run=None, game_options={})
+    parser.set_defaults(game_options={})
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    games = registry.game_names()
-    default = registry.default_game()
+    clis = _game_clis()
+    play = _add_play(sub)
+    _add_replay(sub)
+    _add_export(sub)
+    rules_queries = _add_rules(sub)
+    for cli in clis.values():
+        cli.add_commands(sub, rules_queries)
+    arena = _add_arena(sub)
+    _add_serve(sub)
+    _add_loadtest(sub)
+    bench = _add_bench(sub)
+    _add_headtohead(sub)
+    _add_completion(sub)
+    for command, command_parser in (("play", play), ("arena", arena), ("bench", bench)):
+        _add_game_options(command, command_parser, clis)
+    for action in _actions(parser):
+        if action.metavar in PATH_COMPLETION:
+            action.complete = PATH_COMPLETION[action.metavar]  # read by shtab
+    return parser
 
+
+def _add_play(sub: Commands) -> argparse.ArgumentParser:
+    default = registry.default_game()
     play = sub.add_parser(
         "play", help="play in the terminal against the computer or a friend",
         description="Play a game in the terminal. Type 'help' at the prompt for the notation "
                     "(e.g. 'inf 1,-1 x 1,0'), 'legal' for your legal plays, 'undo' to take "
                     "back your last play.")
-    play.add_argument("game", choices=games, nargs="?", default=default,
+    play.add_argument("game", choices=registry.game_names(), nargs="?", default=default,
                       help=f"which game (default: {default})")
     play.add_argument("--ai", choices=("easy", "medium", "hard", "expert"), default=None,
                       help="play against the computer at this level (default: medium); see "
@@ -57,38 +91,51 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--save", metavar="FILE",
                       help="where to write the game record (default: ask at the end)")
     play.add_argument("--no-color", action="store_true", help="plain text output")
+    play.set_defaults(run=_play)
+    return play
 
+
+def _add_replay(sub: Commands) -> None:
     replay = sub.add_parser(
         "replay", help="step through a saved game record",
         description="Show the board after each play of a saved record. Press Enter for the "
                     "next play, 'b' to go back, a number to jump, 'q' to quit.")
-    replay.add_argument("file", help="a record written by 'warboard play' or 'warboard export'")
+    replay.add_argument("file", metavar="FILE",
+                        help="a record written by 'warboard play' or 'warboard export'")
     replay.add_argument("--seat", type=int, choices=(0, 1), default=None,
                         help="show the game as this seat saw it (default: everything)")
     replay.add_argument("--all", action="store_true",
                         help="print every step at once instead of stepping interactively")
     replay.add_argument("--no-color", action="store_true", help="plain text output")
+    replay.set_defaults(run=_replay)
 
+
+def _add_export(sub: Commands) -> None:
     export = sub.add_parser(
         "export", help="export a record for one seat (only what that seat could see)",
         description="Write a copy of a full record that holds only what one seat could know: "
                     "the other seat's draws and burials are hidden, the seed is dropped.")
-    export.add_argument("file", help="a full record")
+    export.add_argument("file", metavar="FILE", help="a full record")
     export.add_argument("--seat", type=int, choices=(0, 1), required=True)
-    export.add_argument("--out", "-o", required=True, help="where to write the seat's record")
+    export.add_argument("--out", "-o", metavar="FILE", required=True,
+                        help="where to write the seat's record")
+    export.set_defaults(run=_export)
 
+
+def _add_rules(sub: Commands) -> Commands:
+    """``warboard rules``; its queries, to which the games add their own."""
     rules = sub.add_parser(
         "rules", help="batch rules queries in the JSON interchange format (contract §7)",
         description="Read one JSON document per line on stdin, write one JSON line per input "
                     "line on stdout. A bad line (or one over 1 MiB) gets {\"error\": ...} and "
                     "the batch goes on.")
-    rules.set_defaults(strict=False)
-    rules_sub = rules.add_subparsers(dest="rules_command", metavar="QUERY", required=True)
-    legal = rules_sub.add_parser(
+    rules.set_defaults(strict=False, run=_rules)
+    queries = rules.add_subparsers(dest="rules_command", metavar="QUERY", required=True)
+    legal = queries.add_parser(
         "legal", help="position per line -> JSON array of every legal play",
         description="Each input line is a position; each output line is the JSON array of "
                     "every legal complete play (docs/interchange.md).")
-    apply = rules_sub.add_parser(
+    apply = queries.add_parser(
         "apply", help='{"position": P, "play": Q} per line -> next position',
         description='Each input line is {"position": P, "play": Q}; each output line is the '
                     'next decision point or {"result": ...}. Hold the Line: {"position": P, '
@@ -98,16 +145,17 @@ def build_parser() -> argparse.ArgumentParser:
                            help="refuse a position that no game could reach (more cards than "
                                 "the deck holds) instead of answering it with \"warnings\"; "
                                 "a line's own \"strict\" overrides this")
-    clis = _game_clis()
-    for cli in clis.values():
-        cli.add_commands(sub, rules_sub)
+    return queries
 
+
+def _add_arena(sub: Commands) -> argparse.ArgumentParser:
+    default = registry.default_game()
     arena = sub.add_parser(
         "arena", help="round-robin tournament between agents, with Elo ratings",
         description="Every pair of agents plays --games games (half with each seat order). "
                     "Prints wins/draws/losses, scores with 95% intervals, Elo ratings and "
                     "decision times, and writes a JSON report and a PNG chart into --out.")
-    arena.add_argument("--game", choices=games, default=default,
+    arena.add_argument("--game", choices=registry.game_names(), default=default,
                        help=f"which game (default: {default})")
     arena.add_argument("--agents", default="random,greedy,ismcts:hard",
                        help="comma-separated agents: random, greedy, ismcts:LEVEL or a level "
@@ -122,9 +170,16 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--no-time-caps", action="store_true",
                        help="levels search their full iteration budgets however long it takes: "
                             "results replay exactly and do not depend on the machine's load")
-    arena.add_argument("--out", default="arena-out",
+    arena.add_argument("--out", metavar="DIR", default="arena-out",
                        help="folder for the JSON report and the PNG chart (default: arena-out)")
+    arena.add_argument("--json", action="store_true",
+                       help="print the JSON report (the file's content) instead of the tables "
+                            "(docs/ai.md)")
+    arena.set_defaults(run="warboard.ai.arena_cli:run_arena_command")
+    return arena
 
+
+def _add_serve(sub: Commands) -> None:
     serve = sub.add_parser(
         "serve", help="run the web table: play in a browser against the computer or a friend",
         description="Run the table server (FastAPI + Uvicorn, one process) and print the "
@@ -143,7 +198,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--ai-workers", type=int, default=max(1, (os.cpu_count() or 2) - 1),
                        help="processes for the computer's decisions (default: the cores less one, "
                             "at least 1); 0 runs them in a thread of the server")
+    serve.set_defaults(run="warboard.server.serve:run_serve")
 
+
+def _add_loadtest(sub: Commands) -> None:
+    default = registry.default_game()
     loadtest = sub.add_parser(
         "loadtest", help="load-test the web table: many bot-vs-bot games over WebSockets",
         description="Start 'warboard serve' on a free port of 127.0.0.1 with a fresh SQLite "
@@ -162,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     loadtest.add_argument("--seconds", type=float, default=60.0,
                           help="how long to measure, after the first games are open "
                                "(default: 60)")
-    loadtest.add_argument("--game", choices=games, default=default,
+    loadtest.add_argument("--game", choices=registry.game_names(), default=default,
                           help=f"which game (default: {default})")
     loadtest.add_argument("--think", metavar="MS", default="2000-6000",
                           help="each bot's think time before it acts, in milliseconds: MS, or "
@@ -191,7 +250,10 @@ def build_parser() -> argparse.ArgumentParser:
                                "refused, dropped) is reported apart from the players' figures")
     loadtest.add_argument("--json", action="store_true",
                           help="print one JSON object instead of the table")
+    loadtest.set_defaults(run="warboard.loadtest:run_loadtest")
 
+
+def _add_bench(sub: Commands) -> argparse.ArgumentParser:
     bench = sub.add_parser(
         "bench", help="measure engine speed (random games, legal-play generation)",
         description="Play uniformly random full games on one core and time 'rules legal' on a "
@@ -209,6 +271,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--ai-decisions", type=int, default=20,
                        help="decision points for --ai (default: 20)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.set_defaults(run=_bench)
+    return bench
+
+
+def _add_headtohead(sub: Commands) -> None:
+    from warboard.adapters.headtohead import add_arguments
 
     headtohead = sub.add_parser(
         "headtohead", help="warboard's hard agent against OpenSpiel's IS-MCTS bot (extra "
@@ -217,19 +285,42 @@ def build_parser() -> argparse.ArgumentParser:
                     "OpenSpiel adapter, the same seconds per decision each, half the games "
                     "with each seat order; prints the score with its 95% interval "
                     "(docs/adapters.md).")
-    from warboard.adapters.headtohead import add_arguments
-
     add_arguments(headtohead)
+    headtohead.set_defaults(run="warboard.adapters.headtohead:run")
 
-    for command, command_parser in (("play", play), ("arena", arena), ("bench", bench)):
-        owned = {}
-        for names, cli in clis.items():
-            group = command_parser.add_argument_group(f"{'/'.join(names)} options")
-            cli.add_arguments(command, group)
-            if group._group_actions:  # argparse keeps no public list of a group's options
-                owned[names] = list(group._group_actions)
-        command_parser.set_defaults(game_options=owned)
-    return parser
+
+def _add_completion(sub: Commands) -> None:
+    completion = sub.add_parser(
+        "completion", help="print a shell completion script (bash, zsh, tcsh)",
+        description="Print the completion script of the warboard command for a shell, made "
+                    "from its options by shtab. bash: eval \"$(warboard completion bash)\" "
+                    "in ~/.bashrc; zsh: warboard completion zsh > a folder on $fpath, as "
+                    "_warboard; tcsh: eval `warboard completion tcsh` in ~/.tcshrc "
+                    "(docs/playing.md).")
+    completion.add_argument("shell", choices=COMPLETION_SHELLS, help="the shell")
+    completion.set_defaults(run=_completion)
+
+
+def _add_game_options(command: str, command_parser: argparse.ArgumentParser,
+                      clis: dict[tuple[str, ...], ModuleType]) -> None:
+    """The games' own options of ``command``, a group per game package, remembered so that
+    ``check_game_options`` can refuse one given for another game."""
+    owned = {}
+    for names, cli in clis.items():
+        group = command_parser.add_argument_group(f"{'/'.join(names)} options")
+        cli.add_arguments(command, group)
+        if group._group_actions:  # argparse keeps no public list of a group's options
+            owned[names] = list(group._group_actions)
+    command_parser.set_defaults(game_options=owned)
+
+
+def _actions(parser: argparse.ArgumentParser) -> Iterator[argparse.Action]:
+    """Every option and argument of ``parser`` and of its subcommands, at any depth."""
+    for action in parser._actions:
+        yield action
+        if isinstance(action, argparse._SubParsersAction):
+            for command in dict.fromkeys(action.choices.values()):  # aliases share a parser
+                yield from _actions(command)
 
 
 def check_game_options(args: argparse.Namespace) -> None:
@@ -250,65 +341,85 @@ def _part(game: str, module: str | None, what: str) -> ModuleType:
     return importlib.import_module(module)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _play(args: argparse.Namespace) -> int:
+    terminal = registry.info(args.game).terminal
+    return _part(args.game, terminal, "terminal front end").play(args)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from warboard.core.record import Record
+
+    record = Record.load(args.file)
+    terminal = registry.info(record.game).terminal
+    return _part(record.game, terminal, "terminal front end").replay(record, args)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from warboard.core.record import Record, export_for_seat
+
+    export_for_seat(Record.load(args.file), args.seat).save(args.out)
+    print(f"wrote {args.out} (as seen by seat {args.seat})")
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from warboard.core.interchange import read_lines, router, run_batch
+
+    handler = router(args.rules_command, strict=args.strict)
+    out = sys.stdout
+    for line in run_batch(read_lines(sys.stdin.buffer), handler):
+        out.write(line + "\n")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    return _part(args.game, registry.info(args.game).bench, "benchmark").run_bench(args)
+
+
+def _completion(args: argparse.Namespace) -> int:
+    print(shtab.complete(build_parser(), args.shell), end="")
+    return 0
+
+
+def _message(exc: Exception) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror}"
+    return str(exc)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         check_game_options(args)
-        if args.run is not None:  # a game's own command
-            return registry.resolve(args.run)(args)
-        if args.command == "play":
-            terminal = registry.info(args.game).terminal
-            return _part(args.game, terminal, "terminal front end").play(args)
-        if args.command == "replay":
-            from warboard.core.record import Record
-
-            record = Record.load(args.file)
-            return _part(record.game, registry.info(record.game).terminal,
-                         "terminal front end").replay(record, args)
-        if args.command == "export":
-            from warboard.core.record import Record, export_for_seat
-
-            export_for_seat(Record.load(args.file), args.seat).save(args.out)
-            print(f"wrote {args.out} (as seen by seat {args.seat})")
-            return 0
-        if args.command == "rules":
-            from warboard.core.interchange import read_lines, router, run_batch
-
-            handler = router(args.rules_command, strict=args.strict)
-            out = sys.stdout
-            for line in run_batch(read_lines(sys.stdin.buffer), handler):
-                out.write(line + "\n")
-            out.flush()
-            return 0
-        if args.command == "arena":
-            from warboard.ai.arena_cli import run_arena_command
-
-            return run_arena_command(args)
-        if args.command == "serve":
-            from warboard.server.serve import run_serve
-
-            return run_serve(args)
-        if args.command == "loadtest":
-            from warboard.loadtest import run_loadtest
-
-            return run_loadtest(args)
-        if args.command == "headtohead":
-            from warboard.adapters.headtohead import run
-
-            return run(args)
-        if args.command == "bench":
-            return _part(args.game, registry.info(args.game).bench, "benchmark").run_bench(args)
+    except ValueError as exc:
+        parser.error(str(exc))
+    run: str | Callable[[argparse.Namespace], int] = args.run
+    try:
+        return (registry.resolve(run) if isinstance(run, str) else run)(args)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
-    except Exception as exc:
-        from warboard.core.errors import WarboardError
-
-        if isinstance(exc, WarboardError | ValueError | OSError):
-            print(f"warboard: error: {exc}", file=sys.stderr)
-            return 2
+    except BrokenPipeError:
         raise
-    return 0
+    except (WarboardError, ValueError, OSError) as exc:
+        print(f"warboard: error: {_message(exc)}", file=sys.stderr)
+        return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command and return its exit status (see the module's docstring)."""
+    try:
+        try:
+            return _run(argv)
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here rather than at the interpreter's exit
+    except BrokenPipeError:
+        # the reader has gone (warboard scenarios | head -1): stop without a word, as the
+        # Python docs advise (signal module, "Note on SIGPIPE"): stdout to /dev/null so that the
+        # flush at exit does not fail again, and status 1 since not all was written
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

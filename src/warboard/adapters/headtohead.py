@@ -11,6 +11,7 @@ has its own seed. Needs the ``openspiel`` extra.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -126,6 +127,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
     parser.add_argument("--window", type=int, default=None,
                         help="the adapter's window (default: the encoding's default)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object instead of the report (docs/ai.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -139,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
 
     jobs = [Job(args.game, args.seed * 100_003 + i, i % 2, args.seconds, args.window)
             for i in range(args.games)]
-    console = Console()
+    console = Console(quiet=args.json)
     outcomes: list[Outcome] = []
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[score]}"), TimeElapsedColumn())
@@ -151,28 +154,46 @@ def run(args: argparse.Namespace) -> int:
             outcomes.append(future.result())
             mean = sum(o.warboard_score for o in outcomes) / len(outcomes)
             progress.update(task, advance=1, score=f"warboard {100 * mean:.1f}%")
-    report(console, args, outcomes)
+    result = summary(args, outcomes)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        report(console, result)
     return 0
 
 
-def report(console: Any, args: argparse.Namespace, outcomes: list[Outcome]) -> None:
+def summary(args: argparse.Namespace, outcomes: list[Outcome]) -> dict[str, Any]:
+    """The match as ``--json`` prints it; scores are warboard's (1 win, 0.5 draw, 0 loss)."""
     scores = [o.warboard_score for o in outcomes]
     mean, lo, hi = score_interval(scores)
     wins, draws = scores.count(1.0), scores.count(0.5)
     decisions = [sum(o.decisions[i] for o in outcomes) for i in (0, 1)]
     seconds = [sum(o.seconds[i] for o in outcomes) for i in (0, 1)]
-    simulations = sum(o.simulations for o in outcomes)
     by_seat = [[o.warboard_score for o in outcomes if o.job.warboard_seat == s] for s in (0, 1)]
+    return {
+        "game": args.game, "games": len(outcomes), "seconds": args.seconds,
+        "wins": wins, "draws": draws, "losses": len(outcomes) - wins - draws,
+        "score": mean, "score_interval": [lo, hi],
+        "score_by_seat": [sum(s) / len(s) if s else None for s in by_seat],
+        "games_by_seat": [len(s) for s in by_seat],
+        "decision_seconds": {"warboard": seconds[0] / max(decisions[0], 1),
+                             "openspiel": seconds[1] / max(decisions[1], 1)},
+        "openspiel_simulations_per_decision":
+            sum(o.simulations for o in outcomes) / max(decisions[1], 1),
+    }
+
+
+def report(console: Any, result: dict[str, Any]) -> None:
+    lo, hi = result["score_interval"]
     console.print(
-        f"{args.game}, {len(outcomes)} games, {args.seconds} s per decision: warboard hard "
-        f"{wins} W, {draws} D, {len(outcomes) - wins - draws} L — score "
-        f"{100 * mean:.1f}% (95% interval {100 * lo:.1f}–{100 * hi:.1f}%)")
-    for seat, seat_scores in enumerate(by_seat):
-        if seat_scores:
-            console.print(f"  warboard as seat {seat}: "
-                          f"{100 * sum(seat_scores) / len(seat_scores):.1f}% of "
-                          f"{len(seat_scores)} games")
-    console.print(f"  s/decision (all decisions): warboard "
-                  f"{seconds[0] / max(decisions[0], 1):.3f}, OpenSpiel "
-                  f"{seconds[1] / max(decisions[1], 1):.3f}; OpenSpiel simulations/decision "
-                  f"{simulations / max(decisions[1], 1):.1f}")
+        f"{result['game']}, {result['games']} games, {result['seconds']} s per decision: "
+        f"warboard hard {result['wins']} W, {result['draws']} D, {result['losses']} L — score "
+        f"{100 * result['score']:.1f}% (95% interval {100 * lo:.1f}–{100 * hi:.1f}%)")
+    for seat, (score, played) in enumerate(zip(result["score_by_seat"],
+                                               result["games_by_seat"], strict=True)):
+        if played:
+            console.print(f"  warboard as seat {seat}: {100 * score:.1f}% of {played} games")
+    seconds = result["decision_seconds"]
+    console.print(f"  s/decision (all decisions): warboard {seconds['warboard']:.3f}, OpenSpiel "
+                  f"{seconds['openspiel']:.3f}; OpenSpiel simulations/decision "
+                  f"{result['openspiel_simulations_per_decision']:.1f}")

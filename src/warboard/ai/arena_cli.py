@@ -1,9 +1,11 @@
-"""``warboard arena``: run a round robin with a progress bar and print the tables."""
+"""``warboard arena``: run a round robin with a progress bar and print the tables (or, with
+``--json``, the report the JSON file holds)."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
     options = game_options(args)
     specs = schedule(args.game, agents, args.games, args.seed, options,
                      time_caps=not args.no_time_caps)
-    console = Console()
+    console = Console(quiet=args.json)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console) as progress:
         task = progress.add_task(f"{args.game} arena", total=len(specs))
@@ -40,7 +42,10 @@ def run_arena_command(args: argparse.Namespace) -> int:
                               lambda _: progress.advance(task))
     label = args.game if "scenario" not in options else f"{args.game}-{options['scenario']}"
     rep = report(label, agents, args.games, results)
-    print_report(console, rep)
+    if args.json:
+        print(json.dumps(rep.to_json()), flush=True)
+    else:
+        print_report(console, rep)
     json_path, png_path = write_outputs(rep, Path(args.out))
     if png_path is None:
         console.print(f"wrote {json_path}; no PNG chart, matplotlib is not installed: "

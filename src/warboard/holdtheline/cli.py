@@ -50,11 +50,14 @@ def add_commands(commands: argparse._SubParsersAction, queries: argparse._SubPar
         description="Without a name: every packaged Hold the Line scenario with its title, "
                     "turns, sides and a one-line summary. With a name: its details, special "
                     "rules and history note. With --check FILE: validate a scenario file of "
-                    "your own and show it. The format is in docs/scenarios.md.")
+                    "your own and show it (exit status 1 if it is not valid). The format is in "
+                    "docs/scenarios.md.")
     shown = scenarios.add_mutually_exclusive_group()
     shown.add_argument("name", nargs="?", help="a packaged scenario's name (e.g. trenton)")
     shown.add_argument("--check", metavar="FILE",
                        help="validate this scenario file (TOML, at most 1 MiB) and show it")
+    scenarios.add_argument("--json", action="store_true",
+                           help="print one JSON object instead of the text (docs/scenarios.md)")
     scenarios.set_defaults(run="warboard.holdtheline.scenario_file:run_scenarios")
 
     balance = commands.add_parser(

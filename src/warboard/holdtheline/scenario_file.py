@@ -8,6 +8,7 @@ The format is documented field by field in ``docs/scenarios.md``. Every problem 
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import reprlib
 from functools import cache
@@ -578,15 +579,39 @@ def _named(name: str, file_option: str) -> Scenario:
         raise ValueError(f"{exc} (a scenario file of your own: {file_option})") from None
 
 
+def summary_json(sc: Scenario) -> dict[str, Any]:
+    """One line of the scenario list as data (``warboard scenarios --json``, the lobby)."""
+    return {"name": sc.name, "title": sc.title, "summary": sc.summary, "date": sc.date or None,
+            "turns": sc.turn_limit, "first": sc.first,
+            "sides": [{"name": side.name, "label": side.display_name,
+                       "home_edges": list(side.home_edges)} for side in sc.sides]}
+
+
+def details_json(sc: Scenario) -> dict[str, Any]:
+    """``warboard scenarios NAME --json``: the summary and what ``describe`` adds in words."""
+    out = summary_json(sc)
+    for side, data in zip(sc.sides, out["sides"], strict=True):
+        data.update(vp_target=side.vp_target, units=len(side.units), leaders=len(side.leaders),
+                    reinforcements=[{"turn": r.turn, "units": len(r.units),
+                                     "leaders": len(r.leaders)} for r in side.reinforcements])
+    out.update(cols=sc.cols, rows=sc.rows, time_out=time_out_text(sc), options=sc.options,
+               special_rules=sc.special_rules, history=sc.history)
+    return out
+
+
 def run_scenarios(args: Any) -> int:
-    """``warboard scenarios [NAME | --check FILE]``."""
-    if args.check:
-        sc = load_scenario_file(args.check)
-        print(f"{args.check}: OK — {sc.title}: {sc.summary}\n")
-        print(describe(sc))
+    """``warboard scenarios [NAME | --check FILE] [--json]``."""
+    if args.check or args.name:
+        sc = load_scenario_file(args.check) if args.check else _named(args.name, "--check FILE")
+        if args.json:
+            print(json.dumps(details_json(sc)))
+        elif args.check:
+            print(f"{args.check}: OK — {sc.title}: {sc.summary}\n\n{describe(sc)}")
+        else:
+            print(describe(sc))
         return 0
-    if args.name:
-        print(describe(_named(args.name, "--check FILE")))
+    if args.json:
+        print(json.dumps({"scenarios": [summary_json(_packaged(n)) for n in list_names()]}))
         return 0
     rows = []
     for name in list_names():

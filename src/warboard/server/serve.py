@@ -7,7 +7,6 @@ import argparse
 import gc
 import logging
 import re
-import sys
 from importlib.util import find_spec
 from typing import Any
 
@@ -28,7 +27,7 @@ from warboard.server.storage import Storage
 WS_FRAME_LIMIT = 1024 * 1024
 # A request whose request line and headers are larger is answered 431 (http_limits), WebSocket
 # upgrades included; the browser's requests carry a few hundred bytes of them.
-MAX_HEADER_BYTES = ServerSettings().max_header_bytes  # the default limit on a request head
+MAX_HEADER_BYTES: int = ServerSettings.model_fields["max_header_bytes"].default  # the default limit
 TOKEN_IN_URL = re.compile(r"(\btokens?=)[^&\s\"]+")
 
 
@@ -92,9 +91,8 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         settings = ServerSettings()
     except ValidationError as exc:
-        print(f"warboard serve: a WARBOARD_* setting is not valid: "
-              f"{describe(exc.errors(include_url=False))}", file=sys.stderr)
-        return 2
+        raise ValueError(f"a WARBOARD_* setting is not valid: "
+                         f"{describe(exc.errors(include_url=False))}") from None
     storage = Storage(args.database_url)
     ai = AIRunner(args.ai_workers)
     peers = peers_for(storage)

@@ -13,7 +13,7 @@ const LEVELS = [
 ];
 
 export function showLobby(root) {
-  document.title = "warboard — Hill 218 and Ogre 218";
+  document.title = "warboard — Hill 218, Ogre 218, Hold the Line";
   const form = newGameForm();
   const games = h("div", { class: "my-games", "aria-live": "polite" },
     h("p", { class: "muted" }, "Loading your games…"));
