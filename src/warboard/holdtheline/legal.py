@@ -50,7 +50,7 @@ def compute_legal(st: HtlState) -> list[Any]:
     lead = st.leader_at()
     occ = st.occupancy()
     board = st.board
-    exits = st.sc.sides[side].exit_hexes
+    exits = st.scenario.sides[side].exit_hexes
     paths = _unit_paths
     new = tuple.__new__
     can_move = ap >= COST["move"]

@@ -3,6 +3,8 @@ piece off the board, with what they win the other side (7.3, 3.4.8, 10)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from warboard.holdtheline.events import log
@@ -12,6 +14,19 @@ if TYPE_CHECKING:
     from warboard.holdtheline.state import HtlState
 
 ON, ELIMINATED, EXITED, WAITING = "board", "eliminated", "exited", "waiting"
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Which pieces a position holds and in what order (``units[i]`` has ``unit_index[id] ==
+    i``), and the setup hex where each piece still to arrive enters (tried before its entry
+    hexes). A game's roster follows its scenario; a position read from JSON has its own. It
+    never changes once made."""
+
+    unit_index: Mapping[str, int]
+    leader_index: Mapping[str, int]
+    unit_arrival: Mapping[str, Hex]
+    leader_arrival: Mapping[str, Hex]
 
 
 class Unit:

@@ -13,18 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import PositionError
 from warboard.holdtheline.hexes import Hex
+from warboard.holdtheline.options import Options
 from warboard.holdtheline.pending import Pending
-from warboard.holdtheline.pieces import ELIMINATED, EXITED, ON, WAITING
+from warboard.holdtheline.pieces import ELIMINATED, EXITED, ON, WAITING, Leader, Roster, Unit
 from warboard.holdtheline.resolve import ROLLS
 from warboard.holdtheline.resolve import STAGES as STAGE_STEPS
 from warboard.holdtheline.scenario import (
     EDGES,
     UNIT_KINDS,
-    LeaderSetup,
-    Reinforcement,
     Scenario,
     Side,
-    UnitSetup,
 )
 from warboard.holdtheline.state import ACT, AP_PHASE, OVER, HtlState
 from warboard.holdtheline.tables import TABLES
@@ -45,7 +43,7 @@ def _h(h: Hex | None) -> list[int] | None:
 # ============================================================================ to JSON
 
 def position_to_json(st: HtlState) -> dict[str, Any]:
-    sc = st.sc
+    sc = st.scenario
     sides = sc.sides
     data: dict[str, Any] = {
         "game": "holdtheline", "scenario": sc.name, "title": sc.title,
@@ -93,7 +91,7 @@ def _unit_json(st: HtlState, u: Any) -> dict[str, Any]:
         d["worn"] = u.worn
     if u.status == WAITING:
         d["arrive"] = u.arrive
-        d["enter_at"] = _h(st.game.unit_setup[u.id])
+        d["enter_at"] = _h(st.roster.unit_arrival[u.id])
         d["entry"] = [list(h) for h in u.entry]
     return d
 
@@ -103,7 +101,7 @@ def _leader_json(st: HtlState, L: Any) -> dict[str, Any]:
          "hits": L.hits, "acted": L.acted, "start_at": _h(L.start_at), "status": L.status}
     if L.status == WAITING:
         d["arrive"] = L.arrive
-        d["enter_at"] = _h(st.game.leader_setup[L.id])
+        d["enter_at"] = _h(st.roster.leader_arrival[L.id])
         d["entry"] = [list(h) for h in L.entry]
     return d
 
@@ -111,7 +109,7 @@ def _leader_json(st: HtlState, L: Any) -> dict[str, Any]:
 def _objectives(st: HtlState) -> list[dict[str, Any]]:
     occ = st.occupancy()
     out = []
-    for i, s in enumerate(st.sc.sides):
+    for i, s in enumerate(st.scenario.sides):
         for h, vp in s.objectives:
             here = occ.get(h)
             out.append({"at": list(h), "side": i, "vp": vp,
@@ -312,26 +310,69 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
 
 def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None, *,
                     events: bool = True) -> HtlState:
-    """A state from its JSON; ``PositionError`` names the field that is wrong. Without a game
-    (or when the position's pieces do not match the game's scenario) the game is made from the
-    position's own scenario facts. ``events=False`` skips reading the event log (for callers
-    that do not need the past, e.g. search): the state starts with an empty ``events`` list,
-    and the events it logs from then on are numbered after the position's."""
-    from warboard.holdtheline.game import HoldTheLineGame
-
+    """A state from its JSON; ``PositionError`` names the field that is wrong. The state
+    belongs to ``game`` when the position's scenario facts and options are the game's; else
+    to a game made from the position's own facts (one per set of facts, shared). The pieces
+    keep the position's order (legal actions are listed in it). ``events=False`` skips
+    reading the event log (for callers that do not need the past, e.g. search): the state
+    starts with an empty ``events`` list, and the events it logs from then on are numbered
+    after the position's."""
     r = _Reader(data)
     d = r.data
     if d.get("game", "holdtheline") != "holdtheline":
         raise r.fail("game", f"must be \"holdtheline\", not {d.get('game')!r}")
-    base = scenario_from_position(d)
-    cols, rows = base.cols, base.rows
-    # pieces
+    facts = scenario_from_position(d)
+    cols, rows = facts.cols, facts.rows
     units_in = r.list(r.get(d, "units", ""), "units")
     leaders_in = r.list(r.get(d, "leaders", "", []), "leaders")
-    setups: list[list[UnitSetup]] = [[], []]
-    lsetups: list[list[LeaderSetup]] = [[], []]
-    reinf: list[list[Reinforcement]] = [[], []]
-    parsed_units = []
+    units, unit_arrival = _read_units(r, units_in, cols, rows)
+    leaders, leader_arrival = _read_leaders(r, leaders_in, cols, rows)
+    counters = _read_counters(r, d, cols, rows)
+    if len({u.id for u in units}) != len(units):
+        raise r.fail("units", "unit ids must be unique")
+    if len({L.id for L in leaders}) != len(leaders):
+        raise r.fail("leaders", "leader ids must be unique")
+    owner = _position_game(facts, game)
+    _check_pieces(r, units, leaders)
+    roster = Roster({u.id: i for i, u in enumerate(units)},
+                    {L.id: i for i, L in enumerate(leaders)}, unit_arrival, leader_arrival)
+    turn = r.int(r.get(d, "turn", "", 1), "turn", 1, facts.turn_limit)
+    active = r.int(r.get(d, "active", "", facts.first), "active", 0, 1)
+    phase = r.get(d, "phase", "", ACT)
+    if phase not in PHASES:
+        raise r.fail("phase", f"must be one of {', '.join(PHASES)}")
+    ap = r.int(r.get(d, "ap", "", 0), "ap", 0, 99)
+    leaders_lost = [r.int(v, f"leaders_lost[{i}]", 0, 99) for i, v in
+                    enumerate(r.pair(r.get(d, "leaders_lost", "", [0, 0]), "leaders_lost"))]
+    vp_earned = [r.int(v, f"vp_earned[{i}]", 0, 999) for i, v in
+                 enumerate(r.pair(r.get(d, "vp_earned", "", d.get("vp", [0, 0])),
+                                  "vp_earned"))]
+    exited = [r.int(v, f"exited[{i}]", 0, 999) for i, v in
+              enumerate(r.pair(r.get(d, "exited", "", [0, 0]), "exited"))]
+    attacks = _read_attacks(r, d, cols, rows)
+    log = r.list(r.get(d, "events", "", []), "events")
+    result = r.get(d, "result", "", None)
+    result = dict(result) if isinstance(result, Mapping) else None
+    if phase == OVER and result is None:
+        raise r.fail("result", "a finished game needs its result")
+    pending = _pending_from_json(r, r.get(d, "pending", "", None), roster, cols, rows)
+    if pending is not None and phase != ACT:
+        raise r.fail("pending", "only a side acting may have an activation under way")
+    st = HtlState.at_position(
+        owner, owner.scenario, roster, units=units, leaders=leaders, counters=counters,
+        turn=turn, active=active, phase=phase, ap=ap, leaders_lost=leaders_lost,
+        vp_earned=vp_earned, exited=exited, attacks=attacks,
+        events=[dict(e) for e in log] if events else [], n_events=len(log), result=result,
+        pending=pending)
+    _check_board(r, st)
+    return st
+
+
+def _read_units(r: _Reader, units_in: list[Any], cols: int, rows: int,
+                ) -> tuple[list[Unit], dict[str, Hex]]:
+    """The combat units in the position's order, and where each waiting one enters."""
+    units: list[Unit] = []
+    arrival: dict[str, Hex] = {}
     for i, u in enumerate(units_in):
         w = f"units[{i}]"
         u = r.obj(u, w)
@@ -354,148 +395,122 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
                 raise r.fail(w + ".mp", "a unit on the board has at least 1 MP")
         elif status != WAITING:
             at = None
-        enter_at = at
+        arrive, entry = 0, ()
         if status == WAITING:
-            enter_at, entry, arrive = _arrival(r, u, w, cols, rows)
-            reinf[side].append(Reinforcement(turn=arrive, units=(UnitSetup(
-                uid, kind, start_mp, enter_at),), entry=entry))  # type: ignore[arg-type]
-        else:
-            setups[side].append(UnitSetup(uid, kind, start_mp,
-                                          at if at is not None else (0, 0)))
-        parsed_units.append((uid, side, kind, mp, start_mp, at, status,
-                             r.bool(r.get(u, "acted", w + ".", False), w + ".acted"),
-                             r.bool(r.get(u, "moved", w + ".", False), w + ".moved"),
-                             r.bool(r.get(u, "fired_at", w + ".", False), w + ".fired_at"),
-                             r.int(r.get(u, "worn", w + ".", 0), w + ".worn", 0, start_mp)))
-    parsed_leaders = []
-    for i, L in enumerate(leaders_in):
+            arrival[uid], entry, arrive = _arrival(r, u, w, cols, rows)
+        unit = Unit(uid, side, kind, mp, start_mp, at, status, arrive, entry)
+        unit.acted = r.bool(r.get(u, "acted", w + ".", False), w + ".acted")
+        unit.moved = r.bool(r.get(u, "moved", w + ".", False), w + ".moved")
+        unit.fired_at = r.bool(r.get(u, "fired_at", w + ".", False), w + ".fired_at")
+        unit.worn = r.int(r.get(u, "worn", w + ".", 0), w + ".worn", 0, start_mp)
+        units.append(unit)
+    return units, arrival
+
+
+def _read_leaders(r: _Reader, leaders_in: list[Any], cols: int, rows: int,
+                  ) -> tuple[list[Leader], dict[str, Hex]]:
+    """The leaders in the position's order, and where each waiting one enters."""
+    leaders: list[Leader] = []
+    arrival: dict[str, Hex] = {}
+    for i, data in enumerate(leaders_in):
         w = f"leaders[{i}]"
-        L = r.obj(L, w)
-        lid = r.str(r.get(L, "id", w + "."), w + ".id")
-        name = r.str(r.get(L, "name", w + ".", lid), w + ".name")
-        side = r.int(r.get(L, "side", w + "."), w + ".side", 0, 1)
-        rating = r.pair(r.get(L, "rating", w + ".", [1, 1]), w + ".rating")
+        data = r.obj(data, w)
+        lid = r.str(r.get(data, "id", w + "."), w + ".id")
+        name = r.str(r.get(data, "name", w + ".", lid), w + ".name")
+        side = r.int(r.get(data, "side", w + "."), w + ".side", 0, 1)
+        rating = r.pair(r.get(data, "rating", w + ".", [1, 1]), w + ".rating")
         rt = (r.int(rating[0], w + ".rating[0]", 0, 4), r.int(rating[1], w + ".rating[1]", 1, 4))
-        status = r.get(L, "status", w + ".", ON)
+        status = r.get(data, "status", w + ".", ON)
         if status not in (ON, ELIMINATED, WAITING):
             raise r.fail(w + ".status", "must be board, eliminated or waiting")
-        at = r.hex(r.get(L, "at", w + ".", None), w + ".at", cols, rows, optional=True)
+        at = r.hex(r.get(data, "at", w + ".", None), w + ".at", cols, rows, optional=True)
         if status == ON and at is None:
             raise r.fail(w + ".at", "a leader on the board needs a hex")
+        arrive, entry = 0, ()
         if status == WAITING:
-            enter_at, entry, arrive = _arrival(r, L, w, cols, rows)
-            reinf[side].append(Reinforcement(turn=arrive, leaders=(LeaderSetup(
-                lid, name, enter_at, rt),), entry=entry))  # type: ignore[arg-type]
+            arrival[lid], entry, arrive = _arrival(r, data, w, cols, rows)
             at = None
-        else:
-            lsetups[side].append(LeaderSetup(lid, name, at if at is not None else (0, 0), rt))
-        start_at = r.hex(r.get(L, "start_at", w + ".", None), w + ".start_at", cols, rows,
+        start_at = r.hex(r.get(data, "start_at", w + ".", None), w + ".start_at", cols, rows,
                          optional=True)
-        parsed_leaders.append((lid, name, side, at, rt, status,
-                               r.int(r.get(L, "hits", w + ".", 0), w + ".hits", 0, 4),
-                               r.bool(r.get(L, "acted", w + ".", False), w + ".acted"),
-                               start_at if (start_at is not None or status != ON) else at))
-    counters: list[list[Hex]] = [[], []]
-    counter_ids: list[tuple[str, int, Hex]] = []
+        leader = Leader(lid, name, side, at, rt, status, arrive, entry)
+        leader.hits = r.int(r.get(data, "hits", w + ".", 0), w + ".hits", 0, 4)
+        leader.acted = r.bool(r.get(data, "acted", w + ".", False), w + ".acted")
+        leader.start_at = start_at if (start_at is not None or status != ON) else at
+        leaders.append(leader)
+    return leaders, arrival
+
+
+def _read_counters(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
+                   ) -> tuple[tuple[str, int, Hex], ...]:
+    counters = []
     for i, c in enumerate(r.list(r.get(d, "vp_counters", "", []), "vp_counters")):
         w = f"vp_counters[{i}]"
         c = r.obj(c, w)
-        s = r.int(r.get(c, "side", w + "."), w + ".side", 0, 1)
+        side = r.int(r.get(c, "side", w + "."), w + ".side", 0, 1)
         h = r.hex(r.get(c, "at", w + "."), w + ".at", cols, rows)
-        cid = r.str(r.get(c, "id", w + ".", f"vp{i + 1}"), w + ".id")
-        counters[s].append(h)  # type: ignore[arg-type]
-        counter_ids.append((cid, s, h))  # type: ignore[arg-type]
-    ids = [p[0] for p in parsed_units]
-    if len(set(ids)) != len(ids):
-        raise r.fail("units", "unit ids must be unique")
-    lids = [p[0] for p in parsed_leaders]
-    if len(set(lids)) != len(lids):
-        raise r.fail("leaders", "leader ids must be unique")
-    sides = tuple(
-        Side(name=s.name, home_edges=s.home_edges, command_ap=s.command_ap,
-             action_die=s.action_die, units=tuple(setups[k]), leaders=tuple(lsetups[k]),
-             vp_counters=tuple(counters[k]), vp_target=s.vp_target, objectives=s.objectives,
-             exit_hexes=s.exit_hexes, exit_vp=s.exit_vp, reinforcements=tuple(reinf[k]),
-             label=s.label)
-        for k, s in enumerate(base.sides))
-    sc = Scenario(name=base.name, title=base.title, history="", cols=cols, rows=rows,
-                  terrain=base.terrain, sides=(sides[0], sides[1]), first=base.first,
-                  turn_limit=base.turn_limit, time_out_winner=base.time_out_winner,
-                  time_out_by_vp=base.time_out_by_vp,
-                  options=base.options, places=base.places)
-    if game is not None:
-        same = (game.scenario.name == sc.name and game.scenario.cols == cols
-                and game.scenario.rows == rows
-                and {k: v for k, v in game.scenario.terrain.items() if v != "clear"}
-                == {k: v for k, v in sc.terrain.items() if v != "clear"})
-        if not same:
-            game = None
-    try:
-        g = HoldTheLineGame("holdtheline", {}, scenario=sc)
-    except ValueError as exc:
-        raise PositionError(str(exc)) from exc
-    if game is not None:
-        g.name = game.name
-        g.options = game.options
-    elif base.options:
-        g.options = {"scenario": sc.name, "options": dict(base.options)}
-    st = g.new_initial_state()
-    _check_pieces(r, parsed_units, parsed_leaders, g)
-    # keep the position's piece order (legal actions are listed in it)
-    uorder = {p[0]: i for i, p in enumerate(parsed_units)}
-    st.units.sort(key=lambda u: uorder[u.id])
-    g.unit_index = {u.id: i for i, u in enumerate(st.units)}
-    lorder = {p[0]: i for i, p in enumerate(parsed_leaders)}
-    st.leaders.sort(key=lambda L: lorder[L.id])
-    g.leader_index = {L.id: i for i, L in enumerate(st.leaders)}
-    # dynamic fields
-    by_id = {u.id: u for u in st.units}
-    for uid, _side, _kind, mp, _smp, at, status, acted, moved, fired, worn in parsed_units:
-        u = by_id[uid]
-        u.mp, u.at, u.status, u.acted, u.fired_at = mp, at, status, acted, fired
-        u.moved, u.worn = moved, worn
-    lby = {L.id: L for L in st.leaders}
-    for lid, _n, _s, at, _rt, status, hits, acted, start_at in parsed_leaders:
-        L = lby[lid]
-        L.at, L.status, L.hits, L.acted, L.start_at = at, status, hits, acted, start_at
-    st.counters = tuple(counter_ids)
-    st.turn = r.int(r.get(d, "turn", "", 1), "turn", 1, sc.turn_limit)
-    st.active = r.int(r.get(d, "active", "", sc.first), "active", 0, 1)
-    phase = r.get(d, "phase", "", ACT)
-    if phase not in PHASES:
-        raise r.fail("phase", f"must be one of {', '.join(PHASES)}")
-    st.phase = phase
-    st.ap = r.int(r.get(d, "ap", "", 0), "ap", 0, 99)
-    st.leaders_lost = [r.int(v, f"leaders_lost[{i}]", 0, 99) for i, v in
-                       enumerate(r.pair(r.get(d, "leaders_lost", "", [0, 0]), "leaders_lost"))]
-    st.vp_earned = [r.int(v, f"vp_earned[{i}]", 0, 999) for i, v in
-                    enumerate(r.pair(r.get(d, "vp_earned", "", d.get("vp", [0, 0])),
-                                     "vp_earned"))]
-    st.exited = [r.int(v, f"exited[{i}]", 0, 999) for i, v in
-                 enumerate(r.pair(r.get(d, "exited", "", [0, 0]), "exited"))]
+        assert h is not None
+        counters.append((r.str(r.get(c, "id", w + ".", f"vp{i + 1}"), w + ".id"), side, h))
+    return tuple(counters)
+
+
+def _read_attacks(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
+                  ) -> dict[Hex, tuple[Hex, ...]]:
     attacks: dict[Hex, tuple[Hex, ...]] = {}
     for i, a in enumerate(r.list(r.get(d, "attacks", "", []), "attacks")):
         w = f"attacks[{i}]"
         a = r.obj(a, w)
         t = r.hex(r.get(a, "target", w + "."), w + ".target", cols, rows)
-        attacks[t] = tuple(r.hex(h, f"{w}.from[{j}]", cols, rows)  # type: ignore[index]
+        attacks[t] = tuple(r.hex(h, f"{w}.from[{j}]", cols, rows)  # type: ignore[index,misc]
                            for j, h in enumerate(r.list(r.get(a, "from", w + "."),
                                                         w + ".from")))
-    st.attacks = attacks
-    log = r.list(r.get(d, "events", "", []), "events")
-    st.events = [dict(e) for e in log] if events else []
-    st.n_events = len(log)
-    result = r.get(d, "result", "", None)
-    st.result = dict(result) if isinstance(result, Mapping) else None
-    if st.phase == OVER and st.result is None:
-        raise r.fail("result", "a finished game needs its result")
-    st.pending = _pending_from_json(r, r.get(d, "pending", "", None), st, cols, rows)
-    if st.pending is not None and st.phase != ACT:
-        raise r.fail("pending", "only a side acting may have an activation under way")
-    st._moved()
-    st._legal = None
-    _check_board(r, st)
-    return st
+    return attacks
+
+
+# scenario facts, options and how the game was made -> the game of positions with them
+_GAMES: dict[tuple[Any, ...], HoldTheLineGame] = {}
+
+
+def _facts_key(sc: Scenario) -> tuple[Any, ...]:
+    """What a position says of its scenario (``position_to_json``), comparable and hashable."""
+    return (sc.name, sc.title, sc.cols, sc.rows,
+            tuple(sorted((h, t) for h, t in sc.terrain.items() if t != "clear")),
+            tuple(sorted(sc.places.items())), sc.first, sc.turn_limit, sc.time_out_winner,
+            sc.time_out_by_vp,
+            tuple((s.name, s.display_name, tuple(s.home_edges), tuple(s.command_ap),
+                   tuple(s.action_die), s.vp_target, tuple(s.objectives),
+                   tuple(s.exit_hexes), tuple(s.exit_vp)) for s in sc.sides))
+
+
+def _position_game(facts: Scenario, game: HoldTheLineGame | None) -> HoldTheLineGame:
+    """``game`` when the position's facts and options are its own, else the (shared) game made
+    from the facts: named and optioned after ``game`` when the map is the game's."""
+    from warboard.holdtheline.game import HoldTheLineGame
+
+    try:
+        opts = Options.from_mapping(facts.options)
+    except ValueError as exc:
+        raise PositionError(str(exc)) from exc
+    key = _facts_key(facts)
+    if game is not None:
+        if game.opts == opts and _facts_key(game.scenario) == key:
+            return game
+        same_map = (game.scenario.name == facts.name and game.scenario.cols == facts.cols
+                    and game.scenario.rows == facts.rows
+                    and {k: v for k, v in game.scenario.terrain.items() if v != "clear"}
+                    == {k: v for k, v in facts.terrain.items() if v != "clear"})
+        if not same_map:
+            game = None
+    name, options = ((game.name, game.options) if game is not None else
+                     ("holdtheline", {"scenario": facts.name, "options": dict(facts.options)}
+                      if facts.options else {"scenario": facts.name}))
+    full_key = (key, repr(opts), name, repr(options))
+    owner = _GAMES.get(full_key)
+    if owner is None:
+        if len(_GAMES) > 64:
+            _GAMES.clear()
+        owner = _GAMES[full_key] = HoldTheLineGame(name, {}, scenario=facts)
+        owner.options = options
+    return owner
 
 
 def _arrival(r: _Reader, piece: Mapping[str, Any], w: str, cols: int, rows: int
@@ -509,13 +524,11 @@ def _arrival(r: _Reader, piece: Mapping[str, Any], w: str, cols: int, rows: int
     return enter_at, entry, arrive  # type: ignore[return-value]
 
 
-def _check_pieces(r: _Reader, units: list[Any], leaders: list[Any], g: Any) -> None:
-    seen: set[str] = set()
-    for p in units:
-        seen.add(p[0])
-    for p in leaders:
-        if p[0] in seen:
-            raise r.fail("leaders", f"id {p[0]!r} is used by a unit too")
+def _check_pieces(r: _Reader, units: list[Unit], leaders: list[Leader]) -> None:
+    seen = {u.id for u in units}
+    for L in leaders:
+        if L.id in seen:
+            raise r.fail("leaders", f"id {L.id!r} is used by a unit too")
 
 
 def _check_board(r: _Reader, st: HtlState) -> None:
@@ -547,14 +560,13 @@ def _check_board(r: _Reader, st: HtlState) -> None:
         raise r.fail("vp_counters", "two VP counters share a hex (4.3.1)")
 
 
-def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int,
+def _pending_from_json(r: _Reader, data: Any, roster: Roster, cols: int, rows: int,
                        ) -> Pending | None:
     """An activation under way, checked so that the stage it waits at finds what it needs."""
     if data is None:
         return None
     w = "pending."
     d = r.obj(data, "pending")
-    game = st.game
 
     def ref(key: str, index: Mapping[str, int], what: str, default: Any = None) -> Any:
         value = r.get(d, key, w, default)
@@ -573,7 +585,7 @@ def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int
     if kind not in ("fire", "assault", "force_march"):
         raise r.fail(w + "kind", "must be fire, assault or force_march")
     unit = r.str(r.get(d, "unit", w), w + "unit")
-    if unit not in game.unit_index:
+    if unit not in roster.unit_index:
         raise r.fail(w + "unit", f"no unit {unit!r}")
     side = r.int(r.get(d, "side", w), w + "side", 0, 1)
     p = Pending(kind, unit, side, r.hex(r.get(d, "origin", w), w + "origin", cols, rows),
@@ -592,7 +604,7 @@ def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int
                      f"{', '.join(waiting)})")
     p.wait = wait
     p.decider = r.int(r.get(d, "decider", w, side), w + "decider", 0, 1)
-    p.leader = ref("leader", game.leader_index, "leader")
+    p.leader = ref("leader", roster.leader_index, "leader")
     p.n_dice = r.int(r.get(d, "n_dice", w, 0), w + "n_dice", 0, 20)
     p.hit_on = r.int(r.get(d, "hit_on", w, 7), w + "hit_on", 0, 7)
     p.mod = r.int(r.get(d, "mod", w, 0), w + "mod", -6, 6)
@@ -600,31 +612,31 @@ def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int
     p.flank = r.bool(r.get(d, "flank", w, False), w + "flank")
     p.dice = [r.int(v, f"{w}dice[{i}]", 1, 6) for i, v in
               enumerate(r.list(r.get(d, "dice", w, []), w + "dice"))]
-    p.morale = [_morale_entry(r, m, f"{w}morale[{i}]", game.unit_index) for i, m in
+    p.morale = [_morale_entry(r, m, f"{w}morale[{i}]", roster.unit_index) for i, m in
                 enumerate(r.list(r.get(d, "morale", w, []), w + "morale"))]
     p.mi = r.int(r.get(d, "mi", w, 0), w + "mi", 0, len(p.morale))
     p.hits = r.int(r.get(d, "hits", w, 0), w + "hits", 0, 20)
     p.ones = r.int(r.get(d, "ones", w, 0), w + "ones", 0, 20)
-    p.victim = ref("victim", game.unit_index, "unit")
+    p.victim = ref("victim", roster.unit_index, "unit")
     p.elite_left = r.int(r.get(d, "elite_left", w, 0), w + "elite_left", 0, 20)
-    p.checks = refs("checks", game.leader_index, "leader")
-    p.retreats = refs("retreats", game.unit_index, "unit")
-    p.follow = ref("follow", game.leader_index, "leader")
+    p.checks = refs("checks", roster.leader_index, "leader")
+    p.retreats = refs("retreats", roster.unit_index, "unit")
+    p.follow = ref("follow", roster.leader_index, "leader")
     p.after_retreat = r.get(d, "after_retreat", w, "escape_init")
     if p.after_retreat not in ("escape_init", "after_evade"):
         raise r.fail(w + "after_retreat", "must be escape_init or after_evade")
     # a unit retreating (or displacing one) or a leader escaping
-    p.current = ref("current", game.leader_index if stage == "escape" else game.unit_index,
+    p.current = ref("current", roster.leader_index if stage == "escape" else roster.unit_index,
                     "leader" if stage == "escape" else "unit")
-    p.displacing = ref("displacing", game.unit_index, "unit")
+    p.displacing = ref("displacing", roster.unit_index, "unit")
     p.retreat_to = r.hex(d.get("retreat_to"), w + "retreat_to", cols, rows, optional=True)
-    p.escapes = refs("escapes", game.leader_index, "leader")
+    p.escapes = refs("escapes", roster.leader_index, "leader")
     p.eliminated = r.bool(r.get(d, "eliminated", w, False), w + "eliminated")
     p.converted = r.bool(r.get(d, "converted", w, False), w + "converted")
     p.path = tuple(r.hex(h, f"{w}path[{i}]", cols, rows)  # type: ignore[misc]
                    for i, h in enumerate(r.list(r.get(d, "path", w, []), w + "path")))
-    p.choices = _choices(r, r.list(r.get(d, "choices", w, []), w + "choices"), stage, st,
-                         cols, rows)
+    p.choices = _choices(r, r.list(r.get(d, "choices", w, []), w + "choices"), stage,
+                         roster.unit_index, cols, rows)
     _check_waiting(r, p)
     return p
 
@@ -643,13 +655,13 @@ def _morale_entry(r: _Reader, value: Any, where: str, units: Mapping[str, int]) 
             None if failed is None else r.bool(failed, where + ".failed")]
 
 
-def _choices(r: _Reader, choices: list[Any], stage: str, st: HtlState, cols: int, rows: int,
-             ) -> list[Any]:
+def _choices(r: _Reader, choices: list[Any], stage: str, units: Mapping[str, int], cols: int,
+             rows: int) -> list[Any]:
     """The options of the decision at ``stage`` (none at the others)."""
     w = "pending.choices"
     if stage == "allocate":
         for i, c in enumerate(choices):
-            if not isinstance(c, str) or c not in st.game.unit_index:
+            if not isinstance(c, str) or c not in units:
                 raise r.fail(f"{w}[{i}]", f"must be the id of a unit, not {c!r}")
         return list(choices)
     if stage in ("retreat", "displace"):
@@ -658,10 +670,10 @@ def _choices(r: _Reader, choices: list[Any], stage: str, st: HtlState, cols: int
             c = r.obj(c, f"{w}[{i}]")
             h = r.hex(c.get("to"), f"{w}[{i}].to", cols, rows)
             dis = c.get("displaces")
-            if dis is not None and (not isinstance(dis, str) or dis not in st.game.unit_index):
+            if dis is not None and (not isinstance(dis, str) or dis not in units):
                 raise r.fail(f"{w}[{i}].displaces", f"must be the id of a unit or null, not "
                              f"{dis!r}")
-            out.append((h, None if dis is None else st.game.unit_index[dis]))
+            out.append((h, None if dis is None else units[dis]))
         return out
     if stage == "escape":
         return [r.hex(c, f"{w}[{i}]", cols, rows) for i, c in enumerate(choices)]

@@ -32,8 +32,9 @@ from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.legal import action_hints, compute_legal
 from warboard.holdtheline.movement import IMPASSABLE, stack_ok
 from warboard.holdtheline.pending import Pending
-from warboard.holdtheline.pieces import ON, WAITING, Leader, Unit, capture_counter
+from warboard.holdtheline.pieces import ON, WAITING, Leader, Roster, Unit, capture_counter
 from warboard.holdtheline.resolve import decide, roll, run
+from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.tables import TABLES
 from warboard.holdtheline.victory import turn_end_result, vp_total
 
@@ -56,56 +57,96 @@ class HtlState:
     """
 
     record_events = True
+    turn: int
+    active: int  # the seat whose side's turn it is
+    phase: str  # AP_PHASE, ACT or OVER
+    ap: int
+    leaders_lost: list[int]
+    vp_earned: list[int]
+    exited: list[int]  # units each side took off the board by its exits
+    pending: Pending | None
+    attacks: dict[Hex, tuple[Hex, ...]]  # target -> hexes it was attacked from this turn
+    events: list[dict[str, Any]]
+    n_events: int  # events logged so far (the next event's "n")
+    result: dict[str, Any] | None
 
     def __init__(self, game: HoldTheLineGame) -> None:
-        sc = game.scenario
-        self.game = game
-        self.sc = sc
-        self.opts = game.opts
-        self.board = game.board
-        self.units: list[Unit] = []
-        self.leaders: list[Leader] = []
-        for s, side in enumerate(sc.sides):
+        """The opening position of ``game``'s scenario (``game.new_initial_state``)."""
+        scenario = game.scenario
+        units: list[Unit] = []
+        leaders: list[Leader] = []
+        for s, side in enumerate(scenario.sides):
             for us in side.units:
-                self.units.append(Unit(us.id, s, us.kind, us.mp, us.mp, us.at))
+                units.append(Unit(us.id, s, us.kind, us.mp, us.mp, us.at))
             for ls in side.leaders:
-                self.leaders.append(Leader(ls.id, ls.name, s, ls.at, tuple(ls.rating)))
+                leaders.append(Leader(ls.id, ls.name, s, ls.at, (ls.rating[0], ls.rating[1])))
             for rf in side.reinforcements:
                 for us in rf.units:
-                    self.units.append(Unit(us.id, s, us.kind, us.mp, us.mp, us.at, WAITING,
-                                           rf.turn, tuple(rf.entry)))
+                    units.append(Unit(us.id, s, us.kind, us.mp, us.mp, None, WAITING,
+                                      rf.turn, tuple(rf.entry)))
                 for ls in rf.leaders:
-                    self.leaders.append(Leader(ls.id, ls.name, s, ls.at, tuple(ls.rating),
-                                               WAITING, rf.turn, tuple(rf.entry)))
-        for u in self.units:
-            if u.status == WAITING:
-                u.at = None
-        for L in self.leaders:
-            if L.status == WAITING:
-                L.at = L.start_at = None
-        counters: list[tuple[str, int, Hex]] = []
-        for s, side in enumerate(sc.sides):
-            for k, h in enumerate(side.vp_counters):
-                counters.append((f"{side.name}_vp{k + 1}", s, h))
-        self.counters: tuple[tuple[str, int, Hex], ...] = tuple(counters)
+                    leaders.append(Leader(ls.id, ls.name, s, None, (ls.rating[0], ls.rating[1]),
+                                          WAITING, rf.turn, tuple(rf.entry)))
+        counters = tuple((f"{side.name}_vp{k + 1}", s, h)
+                         for s, side in enumerate(scenario.sides)
+                         for k, h in enumerate(side.vp_counters))
+        self._attach(game, scenario, game.roster, units, leaders, counters)
         self.turn = 1
-        self.active = sc.first
+        self.active = scenario.first
         self.phase = AP_PHASE
         self.ap = 0
         self.leaders_lost = [0, 0]
         self.vp_earned = [0, 0]
         self.exited = [0, 0]
-        self.pending: Pending | None = None
-        self.attacks: dict[Hex, tuple[Hex, ...]] = {}
-        self.events: list[dict[str, Any]] = []
-        self.n_events = 0  # events logged so far (the next event's "n")
-        self.result: dict[str, Any] | None = None
+        self.pending = None
+        self.attacks = {}
+        self.events = []
+        self.n_events = 0
+        self.result = None
+        self._start_side_turn()
+
+    def _attach(self, game: HoldTheLineGame, scenario: Scenario, roster: Roster,
+                units: list[Unit], leaders: list[Leader],
+                counters: tuple[tuple[str, int, Hex], ...]) -> None:
+        self.game = game
+        self.scenario = scenario
+        self.opts = game.opts
+        self.board = game.board
+        self.roster = roster
+        self.units = units
+        self.leaders = leaders
+        self.counters = counters  # (id, side, hex) of the VP counters on the board
         self._legal: list[Any] | None = None
         self._occ: dict[Hex, list[int]] | None = None
         self._lead: dict[Hex, int] | None = None
         self._ctr: dict[Hex, int] | None = None
         self._derived: dict[Any, Any] | None = None
-        self._start_side_turn()
+
+    @classmethod
+    def at_position(cls, game: HoldTheLineGame, scenario: Scenario, roster: Roster, *,
+                    units: list[Unit], leaders: list[Leader],
+                    counters: tuple[tuple[str, int, Hex], ...], turn: int, active: int,
+                    phase: str, ap: int, leaders_lost: list[int], vp_earned: list[int],
+                    exited: list[int], attacks: dict[Hex, tuple[Hex, ...]],
+                    events: list[dict[str, Any]], n_events: int,
+                    result: dict[str, Any] | None, pending: Pending | None) -> HtlState:
+        """A position given piece by piece (``serialize.state_from_json``): ``scenario`` holds
+        the rules' facts (its pieces are not read), ``roster`` the pieces' order."""
+        state = cls.__new__(cls)
+        state._attach(game, scenario, roster, units, leaders, counters)
+        state.turn, state.active, state.phase, state.ap = turn, active, phase, ap
+        state.leaders_lost, state.vp_earned, state.exited = leaders_lost, vp_earned, exited
+        state.attacks = attacks
+        state.events = events
+        state.n_events = n_events  # events logged so far (the next event's "n")
+        state.result = result
+        state.pending = pending
+        return state
+
+    @property
+    def sc(self) -> Scenario:
+        """``scenario`` under its old name (``ai.knowledge`` reads it)."""
+        return self.scenario
 
     # ------------------------------------------------------------------ lookups
 
@@ -142,13 +183,13 @@ class HtlState:
         self._derived = None
 
     def unit_index(self, uid: str) -> int:
-        i = self.game.unit_index.get(uid)
+        i = self.roster.unit_index.get(uid)
         if i is None:
             raise IllegalActionError(f"no unit {uid!r}")
         return i
 
     def leader_index(self, lid: str) -> int:
-        i = self.game.leader_index.get(lid)
+        i = self.roster.leader_index.get(lid)
         if i is None:
             raise IllegalActionError(f"no leader {lid!r}")
         return i
@@ -160,7 +201,7 @@ class HtlState:
         return self.leaders[self.leader_index(lid)]
 
     def side_name(self, seat: int) -> str:
-        return self.sc.sides[seat].display_name
+        return self.scenario.sides[seat].display_name
 
     def uname(self, u: Unit) -> str:
         """A unit's name in event sentences: side, type and id."""
@@ -172,7 +213,7 @@ class HtlState:
     def command_ap(self, seat: int, turn: int | None = None) -> int:
         """Command AP of ``seat`` on ``turn`` before leader losses (11.12, 11.13 applied)."""
         turn = self.turn if turn is None else turn
-        sides = self.sc.sides
+        sides = self.scenario.sides
         if self.opts.equal_command:
             cmd = max(max(s.command_ap) for s in sides)
         else:
@@ -311,7 +352,7 @@ class HtlState:
         for u in self.units:
             if u.status != WAITING or u.side != side or u.arrive > self.turn:
                 continue
-            h = self._arrival_hex(side, u.kind, (self.game.unit_setup[u.id], *u.entry))
+            h = self._arrival_hex(side, u.kind, (self.roster.unit_arrival[u.id], *u.entry))
             if h is None:
                 continue
             u.status, u.at = ON, h
@@ -322,7 +363,7 @@ class HtlState:
         for L in self.leaders:
             if L.status != WAITING or L.side != side or L.arrive > self.turn:
                 continue
-            h = self._arrival_hex(side, None, (self.game.leader_setup[L.id], *L.entry))
+            h = self._arrival_hex(side, None, (self.roster.leader_arrival[L.id], *L.entry))
             if h is None:
                 continue
             L.status, L.at, L.start_at = ON, h, h
@@ -356,7 +397,7 @@ class HtlState:
 
     def _roll_ap(self, face: int) -> None:
         side = self.active
-        value = self.sc.sides[side].action_die[face - 1]
+        value = self.scenario.sides[side].action_die[face - 1]
         cmd = max(0, self.command_ap(side) - self.leaders_lost[side])
         self.ap = cmd + value
         self.phase = ACT
@@ -377,7 +418,7 @@ class HtlState:
         if result is not None:
             self._finish(*result)
             return
-        if side != self.sc.first:
+        if side != self.scenario.first:
             self.turn += 1
             for u in self.units:
                 u.fired_at = False

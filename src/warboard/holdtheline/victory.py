@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 def vp_total(st: HtlState, seat: int) -> int:
     """VP earned (eliminations, counters) + objectives held now + exits (10, contract §5)."""
-    side = st.sc.sides[seat]
+    side = st.scenario.sides[seat]
     total = st.vp_earned[seat]
     if side.objectives:
         occ = st.occupancy()
@@ -28,13 +28,13 @@ def turn_end_result(st: HtlState, side: int) -> tuple[int | None, str, str] | No
     """(winner or None for a draw, reason, text) when the game ends as ``side`` ends its turn:
     a side (``side`` first) reaches its VP target, or the second side ends the last turn."""
     for s in (side, 1 - side):
-        target = st.sc.sides[s].vp_target
+        target = st.scenario.sides[s].vp_target
         vp = vp_total(st, s)
         if target is not None and vp >= target:
             return s, "vp", f"{st.side_name(s)} wins with {vp} VP (needs {target})"
-    if side != st.sc.first and st.turn >= st.sc.turn_limit:
-        w = st.sc.time_out_winner
-        if st.sc.time_out_by_vp:
+    if side != st.scenario.first and st.turn >= st.scenario.turn_limit:
+        w = st.scenario.time_out_winner
+        if st.scenario.time_out_by_vp:
             vp = (vp_total(st, 0), vp_total(st, 1))
             w = None if vp[0] == vp[1] else int(vp[1] > vp[0])
             if w is not None:
