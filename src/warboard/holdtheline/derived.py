@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warboard.holdtheline.hexes import Hex
+from warboard.holdtheline.hexes import Hex, sight_blocked
 
 if TYPE_CHECKING:
     from warboard.holdtheline.state import HtlState
@@ -125,25 +125,14 @@ def los_blocks(st: HtlState) -> list[bool]:
 
 
 def los_i(st: HtlState, a: int, b: int) -> bool:
+    """Does hex index ``a`` see ``b`` (``hexes.sight_blocked`` over blocking terrain and combat
+    units)? Remembered both ways until a piece moves."""
     d = cache(st)
     key = ("los", a, b)
     seen = d.get(key)
     if seen is None:
         board = st.board
-        if board.dist_row(a)[b] <= 1:
-            seen = True
-        else:
-            blk = los_blocks(st)
-            seen = True
-            for step in board.steps_i(a, b):
-                if len(step) == 1:
-                    if blk[step[0]]:
-                        seen = False
-                        break
-                elif blk[step[0]] and blk[step[1]]:
-                    seen = False
-                    break
+        seen = (board.dist_row(a)[b] <= 1
+                or not sight_blocked(board.steps_i(a, b), los_blocks(st).__getitem__))
         d[key] = d[("los", b, a)] = seen
     return seen
-
-

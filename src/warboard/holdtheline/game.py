@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from warboard.holdtheline import actions as act
+from warboard.holdtheline.board import Board
 from warboard.holdtheline.hexes import Hex
-from warboard.holdtheline.movement import Board
 from warboard.holdtheline.options import Options
 from warboard.holdtheline.pieces import Roster
 from warboard.holdtheline.scenario import Scenario

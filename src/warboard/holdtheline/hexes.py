@@ -7,9 +7,11 @@ coordinates ``(x, y, z)`` with ``x + y + z == 0`` (x grows to the east, z to the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 Hex = tuple[int, int]  # (col, row)
+T = TypeVar("T")
 Cube = tuple[int, int, int]
 
 # Cube directions: east, then counter-clockwise as drawn (north-east, north-west, ...).
@@ -46,19 +48,6 @@ def on_board(h: Hex, cols: int, rows: int) -> bool:
     return 0 <= h[0] < cols and 0 <= h[1] < rows
 
 
-def within(h: Hex, radius: int, cols: int, rows: int) -> Iterator[Hex]:
-    """Every on-board hex at distance 1..radius from ``h``."""
-    x, y, z = to_cube(h)
-    for dx in range(-radius, radius + 1):
-        for dy in range(max(-radius, -dx - radius), min(radius, -dx + radius) + 1):
-            dz = -dx - dy
-            if dx == dy == 0:
-                continue
-            other = to_offset((x + dx, y + dy, z + dz))
-            if on_board(other, cols, rows):
-                yield other
-
-
 def _round(fx: float, fy: float, fz: float) -> Cube:
     rx, ry, rz = round(fx), round(fy), round(fz)
     dx, dy, dz = abs(rx - fx), abs(ry - fy), abs(rz - fz)
@@ -90,9 +79,15 @@ def sight_steps(a: Hex, b: Hex) -> list[tuple[Hex, ...]]:
     return steps
 
 
+def sight_blocked(steps: Iterable[Sequence[T]], blocks: Callable[[T], bool]) -> bool:
+    """The rule of line of sight (8.3, contract §3) over a line's ``sight_steps`` (as hexes or
+    hex indices): a step blocks when its hex blocks, a step of two hexes (along a hex side)
+    only when both do."""
+    return any(blocks(step[0]) and (len(step) == 1 or blocks(step[1])) for step in steps)
+
+
 def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
-    """True when ``a`` sees ``b``: adjacent hexes always do; otherwise no step may block, a step
-    of two hexes (along a hex side) blocking only when both of its hexes block."""
+    """True when ``a`` sees ``b``: adjacent hexes always do; otherwise ``sight_blocked``."""
     if distance(a, b) <= 1:
         return True
-    return not any(all(blocks(h) for h in step) for step in sight_steps(a, b))
+    return not sight_blocked(sight_steps(a, b), blocks)

@@ -21,10 +21,11 @@ from warboard.holdtheline.actions import (
 )
 from warboard.holdtheline.activation import move_cost
 from warboard.holdtheline.attack import attack_profile
+from warboard.holdtheline.board import WATER, sight_steps
 from warboard.holdtheline.combat import fire_range
 from warboard.holdtheline.derived import cache, enemies, los_i
-from warboard.holdtheline.hexes import Hex
-from warboard.holdtheline.movement import WATER, leader_paths, sight_steps, unit_paths
+from warboard.holdtheline.hexes import Hex, sight_blocked
+from warboard.holdtheline.movement import leader_paths, unit_paths
 from warboard.holdtheline.pending import Pending
 from warboard.holdtheline.pieces import ON
 from warboard.holdtheline.tables import TABLES
@@ -184,22 +185,21 @@ def _find_fire_targets(st: HtlState, ui: int, origin: Hex, path: tuple[Hex, ...]
     for i, h in enemies(st, u.side):
         d = drow[i]
         if 1 <= d <= rng and (d == 1 or (los_i(st, o, i) if not path
-                                         else _los_moved(st, origin, h, u.at, path))):
+                                         else _los_after_move(st, origin, h, u.at))):
             out.append(h)
     return out
 
 
-def _los_moved(st: HtlState, a: Hex, b: Hex, start: Hex | None, path: tuple[Hex, ...]) -> bool:
-    if not path:
-        return st.los(a, b)
-    # a dragoon that moved: its start hex may now be empty (it never blocks its own line)
+def _los_after_move(st: HtlState, a: Hex, b: Hex, start: Hex | None) -> bool:
+    """Line of sight for a dragoon that moved from ``start``: that hex no longer holds it (it
+    never blocks its own line)."""
     blocks = st.board.blocks
     occ = st.occupancy()
-    for step in sight_steps(a, b):
-        if all(blocks.get(h, False) or (h in occ and not (h == start and len(occ[h]) == 1))
-               for h in step):
-            return False
-    return True
+
+    def blocked(h: Hex) -> bool:
+        return blocks.get(h, False) or (h in occ and not (h == start and len(occ[h]) == 1))
+
+    return not sight_blocked(sight_steps(a, b), blocked)
 
 
 def decision_actions(st: HtlState, p: Pending) -> list[Any]:

@@ -1,13 +1,13 @@
-"""The board of a game (terrain looked up once) and the path searches of movement (7, 9.1),
-retreat (8.5) and leader escape (8.5.5). Pure functions of a state's pieces; no state changes.
-"""
+"""The path searches of movement (7, 9.1), retreat (8.5) and leader escape (8.5.5), and the
+stacking limit (4.3). Pure functions of a state's pieces; no state changes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warboard.holdtheline import hexes
+from warboard.holdtheline.board import IMPASSABLE
 from warboard.holdtheline.derived import (
     captures,
     entry_blocked,
@@ -16,125 +16,9 @@ from warboard.holdtheline.derived import (
     leader_indices,
 )
 from warboard.holdtheline.hexes import Hex
-from warboard.holdtheline.scenario import Scenario
-from warboard.holdtheline.tables import Tables
 
 if TYPE_CHECKING:
     from warboard.holdtheline.state import HtlState
-
-NORMAL, STOP, WATER, IMPASSABLE = "normal", "stop", "waterway", "impassable"
-
-_STEPS: dict[tuple[Hex, Hex], list[tuple[Hex, ...]]] = {}
-# (cols, rows) -> (distance rows by hex index, sight steps by index pair): see ``Board``
-_BOARDS: dict[Any, Board] = {}
-_GEOMETRY: dict[tuple[int, int], tuple[dict[int, list[int]],
-                                       dict[int, tuple[tuple[int, ...], ...]]]] = {}
-
-
-def sight_steps(a: Hex, b: Hex) -> list[tuple[Hex, ...]]:
-    """``hexes.sight_steps``, memoised (pure geometry)."""
-    key = (a, b)
-    steps = _STEPS.get(key)
-    if steps is None:
-        if len(_STEPS) > 200_000:
-            _STEPS.clear()
-        steps = _STEPS[key] = hexes.sight_steps(a, b)
-    return steps
-
-
-class Board:
-    """Everything about the map that never changes during a game."""
-
-    def __init__(self, sc: Scenario, tables: Tables, hills_clear: bool) -> None:
-        self.cols, self.rows = sc.cols, sc.rows
-        self.terrain: dict[Hex, str] = {}
-        self.move: dict[Hex, str] = {}
-        self.combat: dict[Hex, int] = {}
-        self.morale: dict[Hex, int] = {}
-        self.blocks: dict[Hex, bool] = {}
-        self.nbrs: dict[Hex, tuple[Hex, ...]] = {}
-        self.cube: dict[Hex, hexes.Cube] = {}
-        cells = [(c, r) for r in range(sc.rows) for c in range(sc.cols)]
-        for h in cells:
-            self.cube[h] = hexes.to_cube(h)
-            name = sc.terrain_at(h)
-            t = tables.terrain[name]
-            self.terrain[h] = name
-            self.move[h] = NORMAL if (hills_clear and name == "hill") else t.movement
-            self.combat[h] = t.combat
-            self.morale[h] = t.morale
-            self.blocks[h] = t.blocks_los
-            self.nbrs[h] = tuple(n for n in hexes.neighbours(h)
-                                 if 0 <= n[0] < sc.cols and 0 <= n[1] < sc.rows)
-        # The same by hex index (row * cols + col), for the searches: ``cells[i]`` is the hex,
-        # ``index[h]`` its index; index ``n`` (= cols * rows) stands for any hex off the board.
-        n = len(cells)
-        self.n = n
-        self.cells: list[Hex] = cells
-        self.index: dict[Hex, int] = {h: i for i, h in enumerate(cells)}
-        self.nb_i: list[tuple[int, ...]] = [tuple(self.index[x] for x in self.nbrs[h])
-                                            for h in cells]
-        self.normal_i: list[bool] = [self.move[h] == NORMAL for h in cells]
-        self.impassable_i: list[bool] = [self.move[h] == IMPASSABLE for h in cells] + [True]
-        self.blocks_i: list[bool] = [self.blocks[h] for h in cells] + [False]
-        # pure geometry of a board size, shared by every board of that size
-        self._dist_rows, self._steps_i = _GEOMETRY.setdefault((sc.cols, sc.rows), ({}, {}))
-        self.home_dist: list[dict[Hex, int]] = []
-        for side in sc.sides:
-            edge_hexes: list[Hex] = []
-            for edge in side.home_edges:
-                if edge == "north":
-                    edge_hexes += [(c, 0) for c in range(sc.cols)]
-                elif edge == "south":
-                    edge_hexes += [(c, sc.rows - 1) for c in range(sc.cols)]
-                elif edge == "west":
-                    edge_hexes += [(0, r) for r in range(sc.rows)]
-                elif edge == "east":
-                    edge_hexes += [(sc.cols - 1, r) for r in range(sc.rows)]
-            if edge_hexes:
-                self.home_dist.append({h: min(hexes.distance(h, e) for e in edge_hexes)
-                                       for h in cells})
-            else:
-                self.home_dist.append(dict.fromkeys(cells, 0))
-
-    @classmethod
-    def shared(cls, sc: Scenario, tables: Tables, hills_clear: bool) -> Board:
-        """The board of a scenario's map, made once per map (size, terrain, home edges) and
-        shared: a board never changes after it is made (positions read back from JSON reuse
-        it instead of measuring every hex again)."""
-        key = (sc.cols, sc.rows, hills_clear, id(tables),
-               tuple(sorted((h, t) for h, t in sc.terrain.items() if t != "clear")),
-               tuple(s.home_edges for s in sc.sides))
-        board = _BOARDS.get(key)
-        if board is None:
-            if len(_BOARDS) > 64:
-                _BOARDS.clear()
-            board = _BOARDS[key] = cls(sc, tables, hills_clear)
-        return board
-
-    def on_board(self, h: Hex) -> bool:
-        return 0 <= h[0] < self.cols and 0 <= h[1] < self.rows
-
-    def dist_row(self, i: int) -> list[int]:
-        """Distances from hex index ``i`` to every hex index."""
-        row = self._dist_rows.get(i)
-        if row is None:
-            x, y, z = self.cube[self.cells[i]]
-            row = self._dist_rows[i] = [max(abs(x - cx), abs(y - cy), abs(z - cz))
-                                        for cx, cy, cz in (self.cube[h] for h in self.cells)]
-        return row
-
-    def steps_i(self, a: int, b: int) -> tuple[tuple[int, ...], ...]:
-        """``hexes.sight_steps`` between two hex indices, as indices (``n``: off the board)."""
-        key = a * self.n + b
-        steps = self._steps_i.get(key)
-        if steps is None:
-            index, n = self.index, self.n
-            steps = self._steps_i[key] = tuple(
-                tuple(index.get(h, n) for h in step)
-                for step in sight_steps(self.cells[a], self.cells[b]))
-        return steps
-
 
 def stack_ok(kinds: Iterable[str]) -> bool:
     """4.3: at most one artillery and one other combat unit (infantry type or dragoon)."""

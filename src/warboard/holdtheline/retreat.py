@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from warboard.holdtheline.attack import defending_units
+from warboard.holdtheline.board import IMPASSABLE
 from warboard.holdtheline.events import hex_text, log
 from warboard.holdtheline.hexes import Hex
-from warboard.holdtheline.movement import IMPASSABLE, leader_paths, retreat_choices
+from warboard.holdtheline.movement import leader_paths, retreat_choices
 from warboard.holdtheline.pending import Pending, wait_decision
 from warboard.holdtheline.pieces import ON, Leader, eliminate_leader, eliminate_unit, enter
 from warboard.holdtheline.tables import TABLES

@@ -50,8 +50,6 @@ MAX_TURNS = 50
 MAX_COMMAND_AP = 12
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-TOP_FIELDS = ("title", "summary", "date", "history", "special_rules", "cols", "rows", "first",
-              "turn_limit", "time_out", "options", "map", "terrain", "places", "sides")
 
 
 # ============================================================================ packaged scenarios

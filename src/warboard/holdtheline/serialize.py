@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import PositionError
+from warboard.holdtheline.board import IMPASSABLE
 from warboard.holdtheline.hexes import Hex
+from warboard.holdtheline.movement import stack_ok
 from warboard.holdtheline.options import Options
 from warboard.holdtheline.pending import Pending
 from warboard.holdtheline.pieces import ELIMINATED, EXITED, ON, WAITING, Leader, Roster, Unit
@@ -532,7 +534,6 @@ def _check_pieces(r: _Reader, units: list[Unit], leaders: list[Leader]) -> None:
 
 
 def _check_board(r: _Reader, st: HtlState) -> None:
-    from warboard.holdtheline.movement import IMPASSABLE, stack_ok
 
     occ = st.occupancy()
     for h, here in occ.items():

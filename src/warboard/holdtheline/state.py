@@ -25,12 +25,13 @@ from warboard.core.protocol import CHANCE, TERMINAL, returns_of
 from warboard.holdtheline.actions import Die, End
 from warboard.holdtheline.activation import activate
 from warboard.holdtheline.attack import attack_profile
+from warboard.holdtheline.board import IMPASSABLE
 from warboard.holdtheline.combat import Profile
 from warboard.holdtheline.derived import los_i
 from warboard.holdtheline.events import log
 from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.legal import action_hints, compute_legal
-from warboard.holdtheline.movement import IMPASSABLE, stack_ok
+from warboard.holdtheline.movement import stack_ok
 from warboard.holdtheline.pending import Pending
 from warboard.holdtheline.pieces import ON, WAITING, Leader, Roster, Unit, capture_counter
 from warboard.holdtheline.resolve import decide, roll, run
