@@ -3,7 +3,7 @@ decision a pending activation waits for) and the display facts of each (``action
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from warboard.holdtheline.actions import (
     END,
@@ -27,7 +27,7 @@ from warboard.holdtheline.derived import cache, enemies, los_i
 from warboard.holdtheline.hexes import Hex, sight_blocked
 from warboard.holdtheline.movement import leader_paths, unit_paths
 from warboard.holdtheline.pending import Pending
-from warboard.holdtheline.pieces import ON
+from warboard.holdtheline.pieces import ON, Leader, Unit
 from warboard.holdtheline.tables import TABLES
 
 if TYPE_CHECKING:
@@ -37,97 +37,138 @@ UNITS = TABLES.units
 COST = TABLES.ap
 
 
+class _Affordable(NamedTuple):
+    """Which activations the AP left (and the options) allow."""
+
+    move: bool
+    bonus: bool
+    move_fire: bool
+    march: bool
+    fire: bool
+    assault: bool
+    leader_dice: bool
+    exit: bool
+    leader_move: bool
+    rally: bool
+
+    @classmethod
+    def of(cls, st: HtlState) -> _Affordable:
+        ap, opts = st.ap, st.opts
+        return cls(ap >= COST["move"], ap >= COST["move"] + COST["leader_bonus"],
+                   ap >= COST["dragoon_move_fire"],
+                   opts.force_march and ap >= COST["move"] + COST["force_march"],
+                   ap >= COST["fire"], ap >= COST["assault"],
+                   opts.leader_ratings and ap >= COST["assault"] + COST["leader_dice"],
+                   ap >= COST["exit"], ap >= COST["leader_move"], ap >= COST["rally"])
+
+
 def compute_legal(st: HtlState) -> list[Any]:
-    """The legal actions of a position in phase ``act``."""
+    """The legal actions of a position in phase ``act``: the decision a pending activation
+    waits for, or every unit's activations, then every leader's, then ``End``."""
     p = st.pending
     if p is not None:
-        if p.wait != "decision":
-            return []
-        return decision_actions(st, p)
+        return decision_actions(st, p) if p.wait == "decision" else []
     out: list[Any] = []
-    side, ap = st.active, st.ap
-    opts = st.opts
-    units, leaders = st.units, st.leaders
-    lead = st.leader_at()
-    occ = st.occupancy()
-    board = st.board
-    exits = st.scenario.sides[side].exit_hexes
-    paths = _unit_paths
-    new = tuple.__new__
-    can_move = ap >= COST["move"]
-    can_bonus = ap >= COST["move"] + COST["leader_bonus"]
-    can_move_fire = ap >= COST["dragoon_move_fire"]
-    can_march = opts.force_march and ap >= COST["move"] + COST["force_march"]
-    can_fire = ap >= COST["fire"]
-    can_assault = ap >= COST["assault"]
-    can_leader_dice = opts.leader_ratings and ap >= COST["assault"] + COST["leader_dice"]
-    can_exit = ap >= COST["exit"]
-    for ui, u in enumerate(units):
-        if u.side != side or u.status != ON or u.acted:
-            continue
-        uid = u.id
-        ut = UNITS[u.kind]
-        li = lead.get(u.at)
-        L = leaders[li] if li is not None else None
-        if L is not None and (L.side != side or L.acted or L.start_at != u.at):
-            L = None
-        if can_move:
-            mv = ut.movement
-            plain = paths(st, ui, mv, None)
-            for path in plain:
-                out.append(new(Move, (uid, None, path, False, None, False)))
-            with_l: list[tuple[Hex, ...]] = []
-            if L is not None:
-                lid = L.id
-                with_l = paths(st, ui, mv, li)
-                for path in with_l:
-                    out.append(new(Move, (uid, lid, path, False, None, False)))
-                if can_bonus and u.kind != "artillery":
-                    for path in paths(st, ui, mv + 1, li, mv + 1):
-                        out.append(new(Move, (uid, lid, path, True, None, False)))
-            if u.kind == "dragoon" and can_move_fire:
-                for lid, lpaths in ((None, plain), (L.id if L else None, with_l)):
-                    for path in lpaths:
-                        end = path[-1]
-                        if board.move[end] == WATER:
-                            continue
-                        for t in fire_targets(st, ui, end, path):
-                            out.append(new(Move, (uid, lid, path, False, t, False)))
-            if can_march and ut.infantry:
-                ways: list[tuple[str | None, int | None]] = [(None, None)]
-                if L is not None:
-                    ways.append((L.id, li))
-                for lid, lix in ways:
-                    for path in paths(st, ui, mv + 1, lix, mv + 1, True):
-                        if _fm_prefix_ok(st, ui, path, lix):
-                            out.append(new(Move, (uid, lid, path, False, None, True)))
-        if can_fire:
-            for t in fire_targets(st, ui, u.at, ()):
-                out.append(new(Fire, (uid, t)))
-        if ut.close and can_assault:
-            for n in board.nbrs[u.at]:
-                here = occ.get(n)
-                if here and units[here[0]].side != side:
-                    out.append(new(Assault, (uid, n, False)))
-                    if can_leader_dice and L is not None:
-                        out.append(new(Assault, (uid, n, True)))
-        if exits and can_exit and u.at in exits:
-            out.append(Exit(uid))
-    for li, L in enumerate(leaders):
-        if L.side != side or L.status != ON or L.acted:
-            continue
-        if ap >= COST["leader_move"]:
-            for path in _leader_paths(st, li):
-                out.append(new(Move, (None, L.id, path, False, None, False)))
-        if ap >= COST["rally"] and L.start_at == L.at:
-            for ui in occ.get(L.at, ()):
-                u = units[ui]
-                if (u.side == side and not u.acted and u.kind != "artillery"
-                        and u.mp + u.worn < u.start_mp
-                        and not (opts.rally_unfired and u.fired_at)):
-                    out.append(Rally(L.id, u.id))
+    side = st.active
+    can = _Affordable.of(st)
+    for ui, u in enumerate(st.units):
+        if u.side == side and u.status == ON and not u.acted:
+            _unit_actions(st, ui, u, can, out)
+    for li, leader in enumerate(st.leaders):
+        if leader.side == side and leader.status == ON and not leader.acted:
+            _leader_actions(st, li, leader, can, out)
     out.append(END)
     return out
+
+
+def _companion(st: HtlState, u: Unit) -> int | None:
+    """The index of the leader that may go along with unit ``u``: a friendly one in its hex
+    that started the turn there and has not acted."""
+    li = st.leader_at().get(u.at)  # type: ignore[arg-type]
+    if li is None:
+        return None
+    leader = st.leaders[li]
+    if leader.side != u.side or leader.acted or leader.start_at != u.at:
+        return None
+    return li
+
+
+def _unit_actions(st: HtlState, ui: int, u: Unit, can: _Affordable, out: list[Any]) -> None:
+    """Moves, fire, close combat and exit of unit ``ui``, in that order."""
+    at = u.at
+    assert at is not None
+    li = _companion(st, u)
+    if can.move:
+        _unit_moves(st, ui, u, li, can, out)
+    if can.fire:
+        for t in fire_targets(st, ui, at, ()):
+            out.append(_new(Fire, (u.id, t)))
+    if UNITS[u.kind].close and can.assault:
+        occ, units = st.occupancy(), st.units
+        for n in st.board.nbrs[at]:
+            here = occ.get(n)
+            if here and units[here[0]].side != u.side:
+                out.append(_new(Assault, (u.id, n, False)))
+                if can.leader_dice and li is not None:
+                    out.append(_new(Assault, (u.id, n, True)))
+    exits = st.scenario.sides[u.side].exit_hexes
+    if exits and can.exit and at in exits:
+        out.append(Exit(u.id))
+
+
+def _unit_moves(st: HtlState, ui: int, u: Unit, li: int | None, can: _Affordable,
+                out: list[Any]) -> None:
+    """Plain moves, moves with the leader (and its bonus hex), a dragoon's moves to fire,
+    force marches."""
+    uid = u.id
+    allowance = UNITS[u.kind].movement
+    lid = st.leaders[li].id if li is not None else None
+    plain = _unit_paths(st, ui, allowance, None)
+    for path in plain:
+        out.append(_new(Move, (uid, None, path, False, None, False)))
+    with_leader: list[tuple[Hex, ...]] = []
+    if li is not None:
+        with_leader = _unit_paths(st, ui, allowance, li)
+        for path in with_leader:
+            out.append(_new(Move, (uid, lid, path, False, None, False)))
+        if can.bonus and u.kind != "artillery":
+            for path in _unit_paths(st, ui, allowance + 1, li, allowance + 1):
+                out.append(_new(Move, (uid, lid, path, True, None, False)))
+    if u.kind == "dragoon" and can.move_fire:
+        move_kind = st.board.move
+        for leader_id, paths in ((None, plain), (lid, with_leader)):
+            for path in paths:
+                if move_kind[path[-1]] == WATER:
+                    continue
+                for t in fire_targets(st, ui, path[-1], path):
+                    out.append(_new(Move, (uid, leader_id, path, False, t, False)))
+    if can.march and UNITS[u.kind].infantry:
+        ways: list[tuple[str | None, int | None]] = [(None, None)]
+        if li is not None:
+            ways.append((lid, li))
+        for leader_id, leader_ix in ways:
+            for path in _unit_paths(st, ui, allowance + 1, leader_ix, allowance + 1, True):
+                if _march_stop_ok(st, ui, path, leader_ix):
+                    out.append(_new(Move, (uid, leader_id, path, False, None, True)))
+
+
+def _leader_actions(st: HtlState, li: int, leader: Leader, can: _Affordable,
+                    out: list[Any]) -> None:
+    """A leader's moves alone, then its rallies of the units in its hex."""
+    if can.leader_move:
+        for path in _leader_paths(st, li):
+            out.append(_new(Move, (None, leader.id, path, False, None, False)))
+    if can.rally and leader.start_at == leader.at:
+        units, rally_unfired = st.units, st.opts.rally_unfired
+        for ui in st.occupancy().get(leader.at, ()):  # type: ignore[arg-type]
+            u = units[ui]
+            if (u.side == leader.side and not u.acted and u.kind != "artillery"
+                    and u.mp + u.worn < u.start_mp and not (rally_unfired and u.fired_at)):
+                out.append(Rally(leader.id, u.id))
+
+
+# actions are named tuples built by the thousand: skip their __new__'s argument handling
+_new = tuple.__new__
 
 
 def _unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None, exact: int = 0,
@@ -151,7 +192,7 @@ def _leader_paths(st: HtlState, li: int) -> list[tuple[Hex, ...]]:
     return out
 
 
-def _fm_prefix_ok(st: HtlState, ui: int, path: tuple[Hex, ...], li: int | None) -> bool:
+def _march_stop_ok(st: HtlState, ui: int, path: tuple[Hex, ...], li: int | None) -> bool:
     """A force march may stop one hex short (a failed roll): that hex must be a legal end."""
     if len(path) < 2:
         return False

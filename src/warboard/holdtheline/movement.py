@@ -3,8 +3,8 @@ stacking limit (4.3). Pure functions of a state's pieces; no state changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
 
 from warboard.holdtheline import hexes
 from warboard.holdtheline.board import IMPASSABLE
@@ -40,12 +40,29 @@ def conflicting(kinds_here: list[tuple[int, str]], kind: str) -> int | None:
     return None
 
 
-Outcome = tuple[tuple[Hex, ...], Hex]
+Path = tuple[Hex, ...]
+Outcome = tuple[Path, frozenset[int], frozenset[int]]  # path, enemy leaders, counters taken
+
+
+_Key = tuple[int, frozenset[int], frozenset[int]]  # hex index, leaders and counters taken
+
+
+class _Search(NamedTuple):
+    """What a unit's path search reads, by hex index (``Board.index``)."""
+
+    cells: list[Hex]
+    nb: list[tuple[int, ...]]
+    normal: list[bool]  # terrain that lets a unit go on after entering
+    blocked: list[bool]  # may not enter or pass
+    no_end: frozenset[int]  # may pass, may not end there
+    start: int
+    allowance: int
+    exact: int
+    by_stop: bool
 
 
 def unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None,
-               exact: int = 0, by_stop: bool = False,
-               ) -> list[tuple[tuple[Hex, ...], frozenset[int], frozenset[int]]]:
+               exact: int = 0, by_stop: bool = False) -> list[Outcome]:
     """Moves of unit ``ui`` of at most ``allowance`` hexes (exactly ``exact`` if given): one path
     per distinct outcome (destination, enemy lone leaders taken, enemy VP counters taken),
     breadth-first, neighbours in ``hexes.DIRECTIONS`` order. ``leader`` moves along (its end hex
@@ -57,66 +74,82 @@ def unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None,
     board = st.board
     u = st.units[ui]
     side = u.side
+    start = board.index[u.at]  # type: ignore[index]
     # hexes it may not enter: impassable, enemy units, a friendly unit of its own class (4.3)
-    blk = entry_blocked(st, side, u.kind == "artillery")
+    blocked = entry_blocked(st, side, u.kind == "artillery")
+    search = _Search(board.cells, board.nb_i, board.normal_i, blocked,
+                     _no_end(st, side, leader), start, allowance, exact, by_stop)
     caps = captures(st, side)  # index -> (enemy leader index or None, enemy counter or None)
-    # with a leader along, it may not end where another friendly leader stands (4.3)
-    no_end = friendly_leaders(st, side) if leader is not None else _NO_INDICES
-    index = board.index
-    if leader is not None:
-        own = st.leaders[leader].at
-        if own is not None and index[own] in no_end:
-            no_end = no_end - {index[own]}
-    cells = board.cells
-    start = index[u.at]  # type: ignore[index]
-    nb = board.nb_i
-    normal = board.normal_i
-    out: list[tuple[tuple[Hex, ...], frozenset[int], frozenset[int]]] = []
+    if caps and min(board.dist_row(start)[i] for i in caps) <= allowance:
+        return _paths_by_outcome(search, caps)
+    return _paths_by_end(search)  # nothing to take within reach
+
+
+def _no_end(st: HtlState, side: int, leader: int | None) -> frozenset[int]:
+    """With a leader along, a unit may not end where another friendly leader stands (4.3)."""
+    if leader is None:
+        return _NO_INDICES
+    no_end = friendly_leaders(st, side)
+    own = st.leaders[leader].at
+    if own is not None:
+        i = st.board.index[own]
+        if i in no_end:
+            no_end = no_end - {i}
+    return no_end
+
+
+def _paths_by_end(search: _Search) -> list[Outcome]:
+    """``unit_paths`` with nothing to take on the way: the outcome is the end hex alone (with
+    ``by_stop``, also the hex before it). Every hex of a path is in ``seen``, so a path never
+    re-enters a hex."""
+    cells, nb, normal, blk, no_end, start, allowance, exact, by_stop = search
     empty = _EMPTY
-    if caps:
-        drow = board.dist_row(start)
-        if min(drow[i] for i in caps) > allowance:
-            caps = {}  # nothing to take within reach
-    if not caps:
-        # nothing to take on the way: the outcome is the end hex alone. Every hex of a path
-        # is in ``seen``, so a path never re-enters a hex.
-        seen = {start}
-        flat: list[tuple[int, tuple[Hex, ...]]] = [(start, ())]
-        last_ends: set[int] = set()
-        stops: set[tuple[int, int]] = set()
-        for depth in range(1, allowance + 1):
-            nxt_flat: list[tuple[int, tuple[Hex, ...]]] = []
-            emit = not exact or depth == exact
-            last = by_stop and depth == exact
-            for here, hpath in flat:
-                for n in nb[here]:
-                    if blk[n]:
-                        continue
-                    if n in seen:
-                        if last and n in last_ends and n not in no_end and (
-                                n, here) not in stops:
-                            stops.add((n, here))
-                            out.append(((*hpath, cells[n]), empty, empty))
-                        continue
-                    seen.add(n)
-                    npath = (*hpath, cells[n])
-                    if last:
-                        last_ends.add(n)
+    out: list[Outcome] = []
+    seen = {start}
+    frontier: list[tuple[int, Path]] = [(start, ())]
+    last_ends: set[int] = set()
+    stops: set[tuple[int, int]] = set()
+    for depth in range(1, allowance + 1):
+        nxt: list[tuple[int, Path]] = []
+        emit = not exact or depth == exact
+        last = by_stop and depth == exact
+        for here, hpath in frontier:
+            for n in nb[here]:
+                if blk[n]:
+                    continue
+                if n in seen:
+                    if last and n in last_ends and n not in no_end and (n, here) not in stops:
                         stops.add((n, here))
-                    if emit and n not in no_end:
-                        out.append((npath, empty, empty))
-                    if normal[n]:
-                        nxt_flat.append((n, npath))
-            flat = nxt_flat
-        return out
-    seen_outcome: set[tuple[int, frozenset[int], frozenset[int]]] = set()
+                        out.append(((*hpath, cells[n]), empty, empty))
+                    continue
+                seen.add(n)
+                npath = (*hpath, cells[n])
+                if last:
+                    last_ends.add(n)
+                    stops.add((n, here))
+                if emit and n not in no_end:
+                    out.append((npath, empty, empty))
+                if normal[n]:
+                    nxt.append((n, npath))
+        frontier = nxt
+    return out
+
+
+def _paths_by_outcome(search: _Search, caps: dict[int, tuple[int | None, int | None]],
+                      ) -> list[Outcome]:
+    """``unit_paths`` where something may be taken: the search state is (hex, leaders taken,
+    counters taken), and a path only avoids the hexes it has been in itself."""
+    cells, nb, normal, blk, no_end, start, allowance, exact, by_stop = search
+    empty = _EMPTY
+    out: list[Outcome] = []
+    seen_outcome: set[_Key] = set()
     frontier: list[tuple[int, tuple[int, ...], frozenset[int], frozenset[int]]] = [
         (start, (), empty, empty)]
-    seen_state = {(start, empty, empty)}
-    last_layer: set[tuple[int, frozenset[int], frozenset[int]]] = set()
+    seen_state: set[_Key] = {(start, empty, empty)}
+    last_layer: set[_Key] = set()
     seen_stop: set[tuple[int, frozenset[int], frozenset[int], int]] = set()
     for depth in range(1, allowance + 1):
-        nxt = []
+        nxt: list[tuple[int, tuple[int, ...], frozenset[int], frozenset[int]]] = []
         emit = not exact or depth == exact
         last = by_stop and depth == exact
         for here, path, caps_l, caps_c in frontier:
@@ -225,9 +258,3 @@ def retreat_choices(st: HtlState, ui: int, attacker: Hex, exclude: Hex | None,
         (tier2 if hexes.distance(n, attacker) == 1 else tier1).append((n, displaced))
     return tier1 or tier2
 
-
-def first(items: Iterable[Hex], ok: Callable[[Hex], bool]) -> Hex | None:
-    for h in items:
-        if ok(h):
-            return h
-    return None

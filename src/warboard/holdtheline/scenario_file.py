@@ -301,35 +301,9 @@ class _Parser:
     # ---------------------------------------------------------------- sides
     def read_side(self, f: Fields, name: str, turn_limit: int) -> Side:
         label = self.text(f, "label", "")
-        home_value = f.raw("home")
-        if isinstance(home_value, str):
-            home_value = [home_value]
-        if not isinstance(home_value, list) or not home_value:
-            raise f.error("home", f"must be an edge or a list of edges ({', '.join(EDGES)})")
-        for edge in home_value:
-            if edge not in EDGES:
-                raise f.error("home", f"unknown edge {edge!r} (edges: {', '.join(EDGES)})")
-        if len(set(home_value)) != len(home_value):
-            raise f.error("home", "lists an edge twice")
-        command = f.raw("command_ap")
-        if isinstance(command, int) and not isinstance(command, bool):
-            command = [command]
-        if (not isinstance(command, list) or not command
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in command)):
-            raise f.error("command_ap", "must be a whole number or a list of them (one per "
-                                        "turn, the last repeating)")
-        if len(command) > turn_limit:
-            raise f.error("command_ap", f"lists {len(command)} turns; the game has "
-                                        f"{turn_limit}")
-        for v in command:
-            if not 0 <= v <= MAX_COMMAND_AP:
-                raise f.error("command_ap", f"must be from 0 to {MAX_COMMAND_AP}, not {v}")
-        die = f.raw("action_die", [1, 2, 3])
-        if (not isinstance(die, list) or len(die) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6
-                           for v in die)):
-            raise f.error("action_die", "must list the AP of die faces 1, 2 and 3 (e.g. "
-                                        "[1, 2, 0] when a 3 counts as 0)")
+        home = self.read_home(f)
+        command = self.read_command_ap(f, turn_limit)
+        die = self.read_action_die(f)
         vp_target = f.raw("vp_target", None)
         if vp_target is not None:
             vp_target = f.int("vp_target", minimum=1, maximum=99)
@@ -343,6 +317,59 @@ class _Parser:
             h = self.passable_hex(o.field("at"), o.raw("at"), "an objective")
             objectives.append((h, o.int("vp", 1, minimum=1, maximum=99)))
             o.finish()
+        exits, exit_vp = self.read_exits(f)
+        reinforcements = tuple(self.read_reinforcement(r, turn_limit)
+                               for r in self.table_list(f, "reinforcements"))
+        f.finish()
+        return Side(
+            name=name, home_edges=home, command_ap=command, action_die=die, units=units,
+            leaders=leaders, vp_counters=vp_counters, vp_target=vp_target,
+            objectives=tuple(objectives), exit_hexes=exits, exit_vp=exit_vp,
+            reinforcements=reinforcements, label=label,
+        )
+
+    def read_home(self, f: Fields) -> tuple[str, ...]:
+        """``home``: an edge or a list of edges, none twice."""
+        home = f.raw("home")
+        if isinstance(home, str):
+            home = [home]
+        if not isinstance(home, list) or not home:
+            raise f.error("home", f"must be an edge or a list of edges ({', '.join(EDGES)})")
+        for edge in home:
+            if edge not in EDGES:
+                raise f.error("home", f"unknown edge {edge!r} (edges: {', '.join(EDGES)})")
+        if len(set(home)) != len(home):
+            raise f.error("home", "lists an edge twice")
+        return tuple(home)
+
+    def read_command_ap(self, f: Fields, turn_limit: int) -> tuple[int, ...]:
+        """``command_ap``: a number, or one per turn (the last repeating)."""
+        command = f.raw("command_ap")
+        if isinstance(command, int) and not isinstance(command, bool):
+            command = [command]
+        if (not isinstance(command, list) or not command
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in command)):
+            raise f.error("command_ap", "must be a whole number or a list of them (one per "
+                                        "turn, the last repeating)")
+        if len(command) > turn_limit:
+            raise f.error("command_ap", f"lists {len(command)} turns; the game has "
+                                        f"{turn_limit}")
+        for v in command:
+            if not 0 <= v <= MAX_COMMAND_AP:
+                raise f.error("command_ap", f"must be from 0 to {MAX_COMMAND_AP}, not {v}")
+        return tuple(command)
+
+    def read_action_die(self, f: Fields) -> tuple[int, int, int]:
+        die = f.raw("action_die", [1, 2, 3])
+        if (not isinstance(die, list) or len(die) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6
+                           for v in die)):
+            raise f.error("action_die", "must list the AP of die faces 1, 2 and 3 (e.g. "
+                                        "[1, 2, 0] when a 3 counts as 0)")
+        return (die[0], die[1], die[2])
+
+    def read_exits(self, f: Fields) -> tuple[tuple[Hex, ...], tuple[int, int]]:
+        """``exits`` (hexes on the board's edge) and ``exit_vp`` ([VP, per this many units])."""
         exits = self.hexes(f, "exits")
         for i, h in enumerate(exits):
             if not (h[0] in (0, self.cols - 1) or h[1] in (0, self.rows - 1)):
@@ -356,16 +383,7 @@ class _Parser:
                                      "exited (e.g. [2, 3])")
         if exit_vp[0] and not exits:
             raise f.error("exit_vp", "is set but the side has no exits")
-        reinforcements = tuple(self.read_reinforcement(r, turn_limit)
-                               for r in self.table_list(f, "reinforcements"))
-        f.finish()
-        return Side(
-            name=name, home_edges=tuple(home_value), command_ap=tuple(command),
-            action_die=(die[0], die[1], die[2]), units=units, leaders=leaders,
-            vp_counters=vp_counters, vp_target=vp_target, objectives=tuple(objectives),
-            exit_hexes=exits, exit_vp=(exit_vp[0], exit_vp[1]), reinforcements=reinforcements,
-            label=label,
-        )
+        return exits, (exit_vp[0], exit_vp[1])
 
     def hex_list(self, f: Fields, key: str) -> list[Any]:
         value = f.raw(key, [])
