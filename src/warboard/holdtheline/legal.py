@@ -52,8 +52,8 @@ class _Affordable(NamedTuple):
     rally: bool
 
     @classmethod
-    def of(cls, st: HtlState) -> _Affordable:
-        ap, opts = st.ap, st.opts
+    def of(cls, state: HtlState) -> _Affordable:
+        ap, opts = state.ap, state.opts
         return cls(ap >= COST["move"], ap >= COST["move"] + COST["leader_bonus"],
                    ap >= COST["dragoon_move_fire"],
                    opts.force_march and ap >= COST["move"] + COST["force_march"],
@@ -62,105 +62,105 @@ class _Affordable(NamedTuple):
                    ap >= COST["exit"], ap >= COST["leader_move"], ap >= COST["rally"])
 
 
-def compute_legal(st: HtlState) -> list[Any]:
+def compute_legal(state: HtlState) -> list[Any]:
     """The legal actions of a position in phase ``act``: the decision a pending activation
     waits for, or every unit's activations, then every leader's, then ``End``."""
-    p = st.pending
+    p = state.pending
     if p is not None:
-        return decision_actions(st, p) if p.wait == "decision" else []
+        return decision_actions(state, p) if p.wait == "decision" else []
     out: list[Any] = []
-    side = st.active
-    can = _Affordable.of(st)
-    for ui, u in enumerate(st.units):
+    side = state.active
+    can = _Affordable.of(state)
+    for ui, u in enumerate(state.units):
         if u.side == side and u.status == ON and not u.acted:
-            _unit_actions(st, ui, u, can, out)
-    for li, leader in enumerate(st.leaders):
+            _unit_actions(state, ui, u, can, out)
+    for li, leader in enumerate(state.leaders):
         if leader.side == side and leader.status == ON and not leader.acted:
-            _leader_actions(st, li, leader, can, out)
+            _leader_actions(state, li, leader, can, out)
     out.append(END)
     return out
 
 
-def _companion(st: HtlState, u: Unit) -> int | None:
+def _companion(state: HtlState, u: Unit) -> int | None:
     """The index of the leader that may go along with unit ``u``: a friendly one in its hex
     that started the turn there and has not acted."""
-    li = st.leader_at().get(u.at)  # type: ignore[arg-type]
+    li = state.leader_at().get(u.at)  # type: ignore[arg-type]
     if li is None:
         return None
-    leader = st.leaders[li]
+    leader = state.leaders[li]
     if leader.side != u.side or leader.acted or leader.start_at != u.at:
         return None
     return li
 
 
-def _unit_actions(st: HtlState, ui: int, u: Unit, can: _Affordable, out: list[Any]) -> None:
+def _unit_actions(state: HtlState, ui: int, u: Unit, can: _Affordable, out: list[Any]) -> None:
     """Moves, fire, close combat and exit of unit ``ui``, in that order."""
     at = u.at
     assert at is not None
-    li = _companion(st, u)
+    li = _companion(state, u)
     if can.move:
-        _unit_moves(st, ui, u, li, can, out)
+        _unit_moves(state, ui, u, li, can, out)
     if can.fire:
-        for t in fire_targets(st, ui, at, ()):
+        for t in fire_targets(state, ui, at, ()):
             out.append(_new(Fire, (u.id, t)))
     if UNITS[u.kind].close and can.assault:
-        occ, units = st.occupancy(), st.units
-        for n in st.board.nbrs[at]:
+        occ, units = state.occupancy(), state.units
+        for n in state.board.nbrs[at]:
             here = occ.get(n)
             if here and units[here[0]].side != u.side:
                 out.append(_new(Assault, (u.id, n, False)))
                 if can.leader_dice and li is not None:
                     out.append(_new(Assault, (u.id, n, True)))
-    exits = st.scenario.sides[u.side].exit_hexes
+    exits = state.scenario.sides[u.side].exit_hexes
     if exits and can.exit and at in exits:
         out.append(Exit(u.id))
 
 
-def _unit_moves(st: HtlState, ui: int, u: Unit, li: int | None, can: _Affordable,
+def _unit_moves(state: HtlState, ui: int, u: Unit, li: int | None, can: _Affordable,
                 out: list[Any]) -> None:
     """Plain moves, moves with the leader (and its bonus hex), a dragoon's moves to fire,
     force marches."""
     uid = u.id
     allowance = UNITS[u.kind].movement
-    lid = st.leaders[li].id if li is not None else None
-    plain = _unit_paths(st, ui, allowance, None)
+    lid = state.leaders[li].id if li is not None else None
+    plain = _unit_paths(state, ui, allowance, None)
     for path in plain:
         out.append(_new(Move, (uid, None, path, False, None, False)))
     with_leader: list[tuple[Hex, ...]] = []
     if li is not None:
-        with_leader = _unit_paths(st, ui, allowance, li)
+        with_leader = _unit_paths(state, ui, allowance, li)
         for path in with_leader:
             out.append(_new(Move, (uid, lid, path, False, None, False)))
         if can.bonus and u.kind != "artillery":
-            for path in _unit_paths(st, ui, allowance + 1, li, allowance + 1):
+            for path in _unit_paths(state, ui, allowance + 1, li, allowance + 1):
                 out.append(_new(Move, (uid, lid, path, True, None, False)))
     if u.kind == "dragoon" and can.move_fire:
-        move_kind = st.board.move
+        move_kind = state.board.move
         for leader_id, paths in ((None, plain), (lid, with_leader)):
             for path in paths:
                 if move_kind[path[-1]] == WATER:
                     continue
-                for t in fire_targets(st, ui, path[-1], path):
+                for t in fire_targets(state, ui, path[-1], path):
                     out.append(_new(Move, (uid, leader_id, path, False, t, False)))
     if can.march and UNITS[u.kind].infantry:
         ways: list[tuple[str | None, int | None]] = [(None, None)]
         if li is not None:
             ways.append((lid, li))
         for leader_id, leader_ix in ways:
-            for path in _unit_paths(st, ui, allowance + 1, leader_ix, allowance + 1, True):
-                if _march_stop_ok(st, ui, path, leader_ix):
+            for path in _unit_paths(state, ui, allowance + 1, leader_ix, allowance + 1, True):
+                if _march_stop_ok(state, ui, path, leader_ix):
                     out.append(_new(Move, (uid, leader_id, path, False, None, True)))
 
 
-def _leader_actions(st: HtlState, li: int, leader: Leader, can: _Affordable,
+def _leader_actions(state: HtlState, li: int, leader: Leader, can: _Affordable,
                     out: list[Any]) -> None:
     """A leader's moves alone, then its rallies of the units in its hex."""
     if can.leader_move:
-        for path in _leader_paths(st, li):
+        for path in _leader_paths(state, li):
             out.append(_new(Move, (None, leader.id, path, False, None, False)))
     if can.rally and leader.start_at == leader.at:
-        units, rally_unfired = st.units, st.opts.rally_unfired
-        for ui in st.occupancy().get(leader.at, ()):  # type: ignore[arg-type]
+        units, rally_unfired = state.units, state.opts.rally_unfired
+        for ui in state.occupancy().get(leader.at, ()):  # type: ignore[arg-type]
             u = units[ui]
             if (u.side == leader.side and not u.acted and u.kind != "artillery"
                     and u.mp + u.worn < u.start_mp and not (rally_unfired and u.fired_at)):
@@ -171,71 +171,71 @@ def _leader_actions(st: HtlState, li: int, leader: Leader, can: _Affordable,
 _new = tuple.__new__
 
 
-def _unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None, exact: int = 0,
+def _unit_paths(state: HtlState, ui: int, allowance: int, leader: int | None, exact: int = 0,
                 by_stop: bool = False) -> list[tuple[Hex, ...]]:
     """``movement.unit_paths`` (paths only), remembered until a piece moves."""
-    d = cache(st)
+    d = cache(state)
     key = ("up", ui, allowance, leader, exact, by_stop)
     out = d.get(key)
     if out is None:
-        out = d[key] = [p[0] for p in unit_paths(st, ui, allowance, leader, exact,
+        out = d[key] = [p[0] for p in unit_paths(state, ui, allowance, leader, exact,
                                                  by_stop)]
     return out
 
 
-def _leader_paths(st: HtlState, li: int) -> list[tuple[Hex, ...]]:
-    d = cache(st)
+def _leader_paths(state: HtlState, li: int) -> list[tuple[Hex, ...]]:
+    d = cache(state)
     key = ("lp", li)
     out = d.get(key)
     if out is None:
-        out = d[key] = leader_paths(st, li, TABLES.leader_movement)
+        out = d[key] = leader_paths(state, li, TABLES.leader_movement)
     return out
 
 
-def _march_stop_ok(st: HtlState, ui: int, path: tuple[Hex, ...], li: int | None) -> bool:
+def _march_stop_ok(state: HtlState, ui: int, path: tuple[Hex, ...], li: int | None) -> bool:
     """A force march may stop one hex short (a failed roll): that hex must be a legal end."""
     if len(path) < 2:
         return False
     stop = path[-2]
     if li is not None:
-        other = st.leader_at().get(stop)
-        if other is not None and st.leaders[other].side == st.units[ui].side:
+        other = state.leader_at().get(stop)
+        if other is not None and state.leaders[other].side == state.units[ui].side:
             return False
     return True
 
 
-def fire_targets(st: HtlState, ui: int, origin: Hex, path: tuple[Hex, ...]) -> list[Hex]:
+def fire_targets(state: HtlState, ui: int, origin: Hex, path: tuple[Hex, ...]) -> list[Hex]:
     """Hexes of enemy combat units that unit ``ui`` may fire at from ``origin`` (after moving
     along ``path``), remembered until a piece moves."""
-    d = cache(st)
+    d = cache(state)
     key = ("ft", ui, origin, bool(path))
     out = d.get(key)
     if out is None:
-        out = d[key] = _find_fire_targets(st, ui, origin, path)
+        out = d[key] = _find_fire_targets(state, ui, origin, path)
     return out
 
 
-def _find_fire_targets(st: HtlState, ui: int, origin: Hex, path: tuple[Hex, ...]) -> list[Hex]:
-    u = st.units[ui]
+def _find_fire_targets(state: HtlState, ui: int, origin: Hex, path: tuple[Hex, ...]) -> list[Hex]:
+    u = state.units[ui]
     ut = UNITS[u.kind]
-    board = st.board
-    rng = fire_range(ut, st.opts, board.terrain[origin] == "hill")
+    board = state.board
+    rng = fire_range(ut, state.opts, board.terrain[origin] == "hill")
     o = board.index[origin]
     drow = board.dist_row(o)
     out = []
-    for i, h in enemies(st, u.side):
+    for i, h in enemies(state, u.side):
         d = drow[i]
-        if 1 <= d <= rng and (d == 1 or (los_i(st, o, i) if not path
-                                         else _los_after_move(st, origin, h, u.at))):
+        if 1 <= d <= rng and (d == 1 or (los_i(state, o, i) if not path
+                                         else _los_after_move(state, origin, h, u.at))):
             out.append(h)
     return out
 
 
-def _los_after_move(st: HtlState, a: Hex, b: Hex, start: Hex | None) -> bool:
+def _los_after_move(state: HtlState, a: Hex, b: Hex, start: Hex | None) -> bool:
     """Line of sight for a dragoon that moved from ``start``: that hex no longer holds it (it
     never blocks its own line)."""
-    blocks = st.board.blocks
-    occ = st.occupancy()
+    blocks = state.board.blocks
+    occ = state.occupancy()
 
     def blocked(h: Hex) -> bool:
         return blocks.get(h, False) or (h in occ and not (h == start and len(occ[h]) == 1))
@@ -243,7 +243,7 @@ def _los_after_move(st: HtlState, a: Hex, b: Hex, start: Hex | None) -> bool:
     return not sight_blocked(sight_steps(a, b), blocked)
 
 
-def decision_actions(st: HtlState, p: Pending) -> list[Any]:
+def decision_actions(state: HtlState, p: Pending) -> list[Any]:
     stage = p.stage
     if stage == "evade":
         return [Evade(True), Evade(False)]
@@ -260,29 +260,29 @@ def decision_actions(st: HtlState, p: Pending) -> list[Any]:
     return []
 
 
-def action_hints(st: HtlState, action: Any) -> dict[str, Any]:
+def action_hints(state: HtlState, action: Any) -> dict[str, Any]:
     """Display facts of a legal action (docs/holdtheline-engine.md, "Hints")."""
     hints: dict[str, Any] = {"ap": 0}
     if isinstance(action, Move):
         hints["ap"] = move_cost(action)
         hints["to"] = list(action.path[-1])
         if action.fire is not None and action.unit is not None:
-            ui = st.unit_index(action.unit)
-            prof = attack_profile(st, ui, action.path[-1], action.fire, False)
+            ui = state.unit_index(action.unit)
+            prof = attack_profile(state, ui, action.path[-1], action.fire, False)
             hints.update(dice=prof.dice, hit_on=prof.natural, range=prof.dist, los=True,
                          target=list(action.fire))
     elif isinstance(action, Fire | Assault):
-        ui = st.unit_index(action.unit)
-        u = st.units[ui]
+        ui = state.unit_index(action.unit)
+        u = state.units[ui]
         assault = isinstance(action, Assault)
         ld = 0
         if assault and action.leader_dice:
-            ld = st.leaders[st.leader_at()[u.at]].rating[0]
-        prof = attack_profile(st, ui, u.at, action.target, assault, ld)
+            ld = state.leaders[state.leader_at()[u.at]].rating[0]
+        prof = attack_profile(state, ui, u.at, action.target, assault, ld)
         hints["ap"] = (COST["assault"] + (COST["leader_dice"] if ld else 0) if assault
                        else COST["fire"])
         hints.update(dice=prof.dice, hit_on=prof.natural, range=prof.dist,
-                     los=st.los(u.at, action.target))
+                     los=state.los(u.at, action.target))
         if prof.flank:
             hints["flank"] = True
     elif isinstance(action, Rally):

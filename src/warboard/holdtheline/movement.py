@@ -61,7 +61,7 @@ class _Search(NamedTuple):
     by_stop: bool
 
 
-def unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None,
+def unit_paths(state: HtlState, ui: int, allowance: int, leader: int | None,
                exact: int = 0, by_stop: bool = False) -> list[Outcome]:
     """Moves of unit ``ui`` of at most ``allowance`` hexes (exactly ``exact`` if given): one path
     per distinct outcome (destination, enemy lone leaders taken, enemy VP counters taken),
@@ -71,28 +71,28 @@ def unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None,
 
     The search runs on hex indices (``Board.index``); a path never re-enters a hex it has been
     in, nor its start hex."""
-    board = st.board
-    u = st.units[ui]
+    board = state.board
+    u = state.units[ui]
     side = u.side
     start = board.index[u.at]  # type: ignore[index]
     # hexes it may not enter: impassable, enemy units, a friendly unit of its own class (4.3)
-    blocked = entry_blocked(st, side, u.kind == "artillery")
+    blocked = entry_blocked(state, side, u.kind == "artillery")
     search = _Search(board.cells, board.nb_i, board.normal_i, blocked,
-                     _no_end(st, side, leader), start, allowance, exact, by_stop)
-    caps = captures(st, side)  # index -> (enemy leader index or None, enemy counter or None)
+                     _no_end(state, side, leader), start, allowance, exact, by_stop)
+    caps = captures(state, side)  # index -> (enemy leader index or None, enemy counter or None)
     if caps and min(board.dist_row(start)[i] for i in caps) <= allowance:
         return _paths_by_outcome(search, caps)
     return _paths_by_end(search)  # nothing to take within reach
 
 
-def _no_end(st: HtlState, side: int, leader: int | None) -> frozenset[int]:
+def _no_end(state: HtlState, side: int, leader: int | None) -> frozenset[int]:
     """With a leader along, a unit may not end where another friendly leader stands (4.3)."""
     if leader is None:
         return _NO_INDICES
-    no_end = friendly_leaders(st, side)
-    own = st.leaders[leader].at
+    no_end = friendly_leaders(state, side)
+    own = state.leaders[leader].at
     if own is not None:
-        i = st.board.index[own]
+        i = state.board.index[own]
         if i in no_end:
             no_end = no_end - {i}
     return no_end
@@ -192,15 +192,15 @@ _EMPTY: frozenset[int] = frozenset()
 _NO_INDICES: frozenset[int] = frozenset()
 
 
-def leader_paths(st: HtlState, li: int, allowance: int, start: Hex | None = None,
+def leader_paths(state: HtlState, li: int, allowance: int, start: Hex | None = None,
                  ) -> list[tuple[Hex, ...]]:
     """A leader alone (9.1) or escaping (8.5.5): one path per destination, breadth-first. Never
     into a hex with an enemy combat unit or enemy leader, nor to end with another leader;
     friendly units are passed freely; terrain stops apply."""
-    board = st.board
-    L = st.leaders[li]
-    blk = leader_blocked(st, L.side)  # impassable, enemy units, enemy leaders
-    with_leader = leader_indices(st)
+    board = state.board
+    L = state.leaders[li]
+    blk = leader_blocked(state, L.side)  # impassable, enemy units, enemy leaders
+    with_leader = leader_indices(state)
     start = start or L.at
     assert start is not None
     cells = board.cells
@@ -226,19 +226,19 @@ def leader_paths(st: HtlState, li: int, allowance: int, start: Hex | None = None
     return out
 
 
-def retreat_choices(st: HtlState, ui: int, attacker: Hex, exclude: Hex | None,
+def retreat_choices(state: HtlState, ui: int, attacker: Hex, exclude: Hex | None,
                     allow_displace: bool, with_leader: bool) -> list[tuple[Hex, int | None]]:
     """Contract §3 "Retreat": the hexes of the first non-empty tier, each with the friendly unit
     it would displace (or None)."""
-    board = st.board
-    u = st.units[ui]
+    board = state.board
+    u = state.units[ui]
     here = u.at
     assert here is not None
     hd = board.home_dist[u.side]
     limit = hd[here]
-    occ = st.occupancy()
-    lead = st.leader_at()
-    units = st.units
+    occ = state.occupancy()
+    lead = state.leader_at()
+    units = state.units
     tier1: list[tuple[Hex, int | None]] = []
     tier2: list[tuple[Hex, int | None]] = []
     for n in board.nbrs[here]:
@@ -248,7 +248,7 @@ def retreat_choices(st: HtlState, ui: int, attacker: Hex, exclude: Hex | None,
         if here_units and units[here_units[0]].side != u.side:
             continue
         li = lead.get(n)
-        if li is not None and (st.leaders[li].side != u.side or with_leader):
+        if li is not None and (state.leaders[li].side != u.side or with_leader):
             continue
         displaced = None
         if here_units and not stack_ok([units[j].kind for j in here_units] + [u.kind]):

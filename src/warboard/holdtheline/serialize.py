@@ -44,12 +44,12 @@ def _h(h: Hex | None) -> list[int] | None:
 
 # ============================================================================ to JSON
 
-def position_to_json(st: HtlState) -> dict[str, Any]:
-    sc = st.scenario
+def position_to_json(state: HtlState) -> dict[str, Any]:
+    sc = state.scenario
     sides = sc.sides
     data: dict[str, Any] = {
         "game": "holdtheline", "scenario": sc.name, "title": sc.title,
-        "options": st.opts.to_json(),
+        "options": state.opts.to_json(),
         "cols": sc.cols, "rows": sc.rows,
         "terrain": [{"at": [c, r], "terrain": t} for (c, r), t in sorted(
             sc.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0])) if t != "clear"],
@@ -58,34 +58,35 @@ def position_to_json(st: HtlState) -> dict[str, Any]:
         "sides": [s.name for s in sides],
         "labels": [s.display_name for s in sides],
         "home_edges": [list(s.home_edges) for s in sides],
-        "first": sc.first, "turn": st.turn, "turn_limit": sc.turn_limit,
+        "first": sc.first, "turn": state.turn, "turn_limit": sc.turn_limit,
         "time_out_winner": sc.time_out_winner, "time_out_by_vp": sc.time_out_by_vp,
-        "phase": st.phase, "active": st.active, "to_move": st.current_player(), "ap": st.ap,
-        "command_ap": [st.command_ap(0), st.command_ap(1)],
+        "phase": state.phase, "active": state.active, "to_move": state.current_player(),
+        "ap": state.ap,
+        "command_ap": [state.command_ap(0), state.command_ap(1)],
         "command_ap_by_turn": [list(s.command_ap) for s in sides],
         "action_die": [list(s.action_die) for s in sides],
-        "leaders_lost": st.leaders_lost[:],
-        "vp": [st.vp_total(0), st.vp_total(1)],
-        "vp_earned": st.vp_earned[:],
+        "leaders_lost": state.leaders_lost[:],
+        "vp": [state.vp_total(0), state.vp_total(1)],
+        "vp_earned": state.vp_earned[:],
         "vp_target": [s.vp_target for s in sides],
-        "exited": st.exited[:],
-        "units": [_unit_json(st, u) for u in st.units],
-        "leaders": [_leader_json(st, L) for L in st.leaders],
-        "vp_counters": [{"id": cid, "side": s, "at": list(h)} for cid, s, h in st.counters],
-        "objectives": _objectives(st),
+        "exited": state.exited[:],
+        "units": [_unit_json(state, u) for u in state.units],
+        "leaders": [_leader_json(state, L) for L in state.leaders],
+        "vp_counters": [{"id": cid, "side": s, "at": list(h)} for cid, s, h in state.counters],
+        "objectives": _objectives(state),
         "exits": [{"side": i, "hexes": [list(h) for h in s.exit_hexes],
-                   "vp": list(s.exit_vp), "exited": st.exited[i]}
+                   "vp": list(s.exit_vp), "exited": state.exited[i]}
                   for i, s in enumerate(sides) if s.exit_hexes],
         "attacks": [{"target": list(t), "from": [list(h) for h in f]}
-                    for t, f in st.attacks.items()],
-        "pending": pending_to_json(st, st.pending),
-        "result": st.result,
-        "events": list(st.events),
+                    for t, f in state.attacks.items()],
+        "pending": pending_to_json(state, state.pending),
+        "result": state.result,
+        "events": list(state.events),
     }
     return data
 
 
-def _unit_json(st: HtlState, u: Any) -> dict[str, Any]:
+def _unit_json(state: HtlState, u: Any) -> dict[str, Any]:
     d = {"id": u.id, "side": u.side, "kind": u.kind, "mp": u.mp, "start_mp": u.start_mp,
          "at": _h(u.at), "status": u.status, "acted": u.acted, "moved": u.moved,
          "fired_at": u.fired_at}
@@ -93,33 +94,33 @@ def _unit_json(st: HtlState, u: Any) -> dict[str, Any]:
         d["worn"] = u.worn
     if u.status == WAITING:
         d["arrive"] = u.arrive
-        d["enter_at"] = _h(st.roster.unit_arrival[u.id])
+        d["enter_at"] = _h(state.roster.unit_arrival[u.id])
         d["entry"] = [list(h) for h in u.entry]
     return d
 
 
-def _leader_json(st: HtlState, L: Any) -> dict[str, Any]:
+def _leader_json(state: HtlState, L: Any) -> dict[str, Any]:
     d = {"id": L.id, "name": L.name, "side": L.side, "at": _h(L.at), "rating": list(L.rating),
          "hits": L.hits, "acted": L.acted, "start_at": _h(L.start_at), "status": L.status}
     if L.status == WAITING:
         d["arrive"] = L.arrive
-        d["enter_at"] = _h(st.roster.leader_arrival[L.id])
+        d["enter_at"] = _h(state.roster.leader_arrival[L.id])
         d["entry"] = [list(h) for h in L.entry]
     return d
 
 
-def _objectives(st: HtlState) -> list[dict[str, Any]]:
-    occ = st.occupancy()
+def _objectives(state: HtlState) -> list[dict[str, Any]]:
+    occ = state.occupancy()
     out = []
-    for i, s in enumerate(st.scenario.sides):
+    for i, s in enumerate(state.scenario.sides):
         for h, vp in s.objectives:
             here = occ.get(h)
             out.append({"at": list(h), "side": i, "vp": vp,
-                        "held": bool(here) and st.units[here[0]].side == i})
+                        "held": bool(here) and state.units[here[0]].side == i})
     return out
 
 
-def pending_to_json(st: HtlState, p: Pending | None) -> dict[str, Any] | None:
+def pending_to_json(state: HtlState, p: Pending | None) -> dict[str, Any] | None:
     if p is None:
         return None
     data: dict[str, Any] = {
@@ -138,7 +139,7 @@ def pending_to_json(st: HtlState, p: Pending | None) -> dict[str, Any] | None:
     if p.stage == "allocate":
         data["choices"] = list(p.choices)
     elif p.stage in ("retreat", "displace"):
-        data["choices"] = [{"to": list(h), "displaces": (st.units[d].id if d is not None
+        data["choices"] = [{"to": list(h), "displaces": (state.units[d].id if d is not None
                                                          else None)} for h, d in p.choices]
     elif p.stage == "escape":
         data["choices"] = [list(h) for h in p.choices]
@@ -360,14 +361,14 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     pending = _pending_from_json(r, r.get(d, "pending", "", None), roster, cols, rows)
     if pending is not None and phase != ACT:
         raise r.fail("pending", "only a side acting may have an activation under way")
-    st = HtlState.at_position(
+    state = HtlState.at_position(
         owner, owner.scenario, roster, units=units, leaders=leaders, counters=counters,
         turn=turn, active=active, phase=phase, ap=ap, leaders_lost=leaders_lost,
         vp_earned=vp_earned, exited=exited, attacks=attacks,
         events=[dict(e) for e in log] if events else [], n_events=len(log), result=result,
         pending=pending)
-    _check_board(r, st)
-    return st
+    _check_board(r, state)
+    return state
 
 
 def _read_units(r: _Reader, units_in: list[Any], cols: int, rows: int,
@@ -533,19 +534,19 @@ def _check_pieces(r: _Reader, units: list[Unit], leaders: list[Leader]) -> None:
             raise r.fail("leaders", f"id {L.id!r} is used by a unit too")
 
 
-def _check_board(r: _Reader, st: HtlState) -> None:
+def _check_board(r: _Reader, state: HtlState) -> None:
 
-    occ = st.occupancy()
+    occ = state.occupancy()
     for h, here in occ.items():
         where = f"units (hex {h[0]},{h[1]})"
-        if st.board.move[h] == IMPASSABLE:
-            raise r.fail(where, f"a unit stands on impassable {st.board.terrain[h]}")
-        if len({st.units[i].side for i in here}) > 1:
+        if state.board.move[h] == IMPASSABLE:
+            raise r.fail(where, f"a unit stands on impassable {state.board.terrain[h]}")
+        if len({state.units[i].side for i in here}) > 1:
             raise r.fail(where, "units of both sides share a hex")
-        if not stack_ok(st.units[i].kind for i in here):
+        if not stack_ok(state.units[i].kind for i in here):
             raise r.fail(where, "breaks the stacking limit (4.3)")
     lead: dict[Hex, str] = {}
-    for L in st.leaders:
+    for L in state.leaders:
         if L.status != ON:
             continue
         assert L.at is not None
@@ -554,10 +555,10 @@ def _check_board(r: _Reader, st: HtlState) -> None:
                          f"{lead[L.at]} and {L.id} share a hex (4.3)")
         lead[L.at] = L.id
         here = occ.get(L.at)
-        if here and st.units[here[0]].side != L.side:
+        if here and state.units[here[0]].side != L.side:
             raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
                          f"{L.id} stands with enemy units")
-    if len({h for _, _, h in st.counters}) != len(st.counters):
+    if len({h for _, _, h in state.counters}) != len(state.counters):
         raise r.fail("vp_counters", "two VP counters share a hex (4.3.1)")
 
 

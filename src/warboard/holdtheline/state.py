@@ -121,7 +121,7 @@ class HtlState:
         self._occ: dict[Hex, list[int]] | None = None
         self._lead: dict[Hex, int] | None = None
         self._ctr: dict[Hex, int] | None = None
-        self._derived: dict[Any, Any] | None = None
+        self.derived: dict[Any, Any] | None = None
 
     @classmethod
     def at_position(cls, game: HoldTheLineGame, scenario: Scenario, roster: Roster, *,
@@ -176,12 +176,12 @@ class HtlState:
             self._ctr = ctr
         return ctr
 
-    def _moved(self) -> None:
+    def pieces_moved(self) -> None:
         """Pieces moved (or left, or a VP counter was taken): drop the lookups by hex."""
         self._occ = None
         self._lead = None
         self._ctr = None
-        self._derived = None
+        self.derived = None
 
     def unit_index(self, uid: str) -> int:
         i = self.roster.unit_index.get(uid)
@@ -345,7 +345,7 @@ class HtlState:
         self._reinforce(side)
         self.phase = AP_PHASE
         self.ap = 0
-        self._moved()
+        self.pieces_moved()
 
     def _reinforce(self, side: int) -> None:
         """Units and leaders of ``side`` due by this turn arrive, each at the first hex it may
@@ -357,7 +357,7 @@ class HtlState:
             if h is None:
                 continue
             u.status, u.at = ON, h
-            self._moved()
+            self.pieces_moved()
             log(self, "reinforcement", f"{self.uname(u)} arrives at {h[0]},{h[1]}",
                 unit=u.id, at=list(h))
             capture_counter(self, u, h)
@@ -368,7 +368,7 @@ class HtlState:
             if h is None:
                 continue
             L.status, L.at, L.start_at = ON, h, h
-            self._moved()
+            self.pieces_moved()
             log(self, "reinforcement", f"{L.name} arrives at {h[0]},{h[1]}",
                 leader=L.id, at=list(h))
 
@@ -433,7 +433,7 @@ class HtlState:
                        "vp": [vp_total(self, 0), vp_total(self, 1)], "text": text}
         log(self, "result", lambda: text, winner=winner, reason=reason)
 
-    def _after_action(self) -> None:
+    def end_turn_if_no_ap(self) -> None:
         if self.pending is None and self.phase == ACT and self.ap <= 0:
             self._end_side_turn()
 
