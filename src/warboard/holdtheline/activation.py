@@ -64,18 +64,27 @@ def activate(state: HtlState, a: Any) -> None:
 
 def _do_move(state: HtlState, a: Move) -> None:
     if a.unit is None:
-        L = state.leader(a.leader)  # type: ignore[arg-type]
-        state.ap -= move_cost(a)
-        L.acted = True
-        L.at = a.path[-1]
-        state.pieces_moved()
-        log(state, "move", lambda: f"{L.name} moves to {hex_text(L.at)} "
-            f"({COST['leader_move']} AP)", leader=L.id, path=[list(h) for h in a.path],
-            ap=COST["leader_move"])
-        return
-    ui = state.unit_index(a.unit)
+        _move_leader_alone(state, a)
+    else:
+        _move_unit(state, a, a.unit)
+
+
+def _move_leader_alone(state: HtlState, a: Move) -> None:
+    leader = state.leader(a.leader)  # type: ignore[arg-type]
+    state.ap -= move_cost(a)
+    leader.acted = True
+    leader.at = a.path[-1]
+    state.pieces_moved()
+    log(state, "move", lambda: f"{leader.name} moves to {hex_text(leader.at)} "
+        f"({COST['leader_move']} AP)", leader=leader.id, path=[list(h) for h in a.path],
+        ap=COST["leader_move"])
+
+
+def _move_unit(state: HtlState, a: Move, uid: str) -> None:
+    """A unit's move (with its leader), then the dragoon's fire or the force march's roll."""
+    ui = state.unit_index(uid)
     u = state.units[ui]
-    L = state.leader(a.leader) if a.leader is not None else None
+    companion = state.leader(a.leader) if a.leader is not None else None
     cost = move_cost(a)
     state.ap -= cost
     u.acted = True
@@ -84,11 +93,11 @@ def _do_move(state: HtlState, a: Move) -> None:
     path = a.path[:-1] if a.force_march else a.path
     for h in path:
         enter(state, ui, h)
-    if L is not None:
-        L.acted = True
-        L.at = u.at
+    if companion is not None:
+        companion.acted = True
+        companion.at = u.at
         state.pieces_moved()
-    extra = " with " + L.name if L is not None else ""
+    extra = " with " + companion.name if companion is not None else ""
     how = " (leader bonus)" if a.bonus else ""
     log(state, "move", lambda: f"{state.uname(u)}{extra} moves {hex_text(start)} to "
         f"{hex_text(u.at)}{how} ({cost} AP)", unit=u.id, leader=a.leader,
@@ -96,6 +105,7 @@ def _do_move(state: HtlState, a: Move) -> None:
     if a.fire is not None:
         start_attack(state, ui, a.fire, assault=False, cost=0)
     elif a.force_march:
+        assert u.at is not None
         p = Pending("force_march", u.id, u.side, u.at, a.path[-1])
         p.stage = "fm"
         p.leader = a.leader

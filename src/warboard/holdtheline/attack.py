@@ -54,7 +54,7 @@ def _flanked(state: HtlState, side: int, origin: Hex, target: Hex) -> bool:
     if opp not in state.attacks.get(target, ()):
         return False
     here = state.occupancy().get(opp)
-    return bool(here) and state.units[here[0]].side == side
+    return here is not None and state.units[here[0]].side == side
 
 
 def defending_units(state: HtlState, p: Pending) -> list[int]:

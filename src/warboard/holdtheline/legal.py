@@ -249,12 +249,14 @@ def decision_actions(state: HtlState, p: Pending) -> list[Any]:
         return [Evade(True), Evade(False)]
     if stage == "allocate":
         return [Allocate(uid) for uid in p.choices]
-    if stage == "retreat":
-        return [Retreat(p.current, h) for h, _ in p.choices]
-    if stage == "displace":
-        return [Displace(p.displacing, h) for h, _ in p.choices]
-    if stage == "escape":
-        return [Escape(p.current, h) for h in p.choices]
+    if stage in ("retreat", "displace", "escape"):
+        who = p.displacing if stage == "displace" else p.current
+        assert who is not None
+        if stage == "retreat":
+            return [Retreat(who, h) for h, _ in p.choices]
+        if stage == "displace":
+            return [Displace(who, h) for h, _ in p.choices]
+        return [Escape(who, h) for h in p.choices]
     if stage == "advance":
         return [Advance(True), Advance(False)]
     return []
@@ -272,23 +274,30 @@ def action_hints(state: HtlState, action: Any) -> dict[str, Any]:
             hints.update(dice=prof.dice, hit_on=prof.natural, range=prof.dist, los=True,
                          target=list(action.fire))
     elif isinstance(action, Fire | Assault):
-        ui = state.unit_index(action.unit)
-        u = state.units[ui]
-        assault = isinstance(action, Assault)
-        ld = 0
-        if assault and action.leader_dice:
-            ld = state.leaders[state.leader_at()[u.at]].rating[0]
-        prof = attack_profile(state, ui, u.at, action.target, assault, ld)
-        hints["ap"] = (COST["assault"] + (COST["leader_dice"] if ld else 0) if assault
-                       else COST["fire"])
-        hints.update(dice=prof.dice, hit_on=prof.natural, range=prof.dist,
-                     los=state.los(u.at, action.target))
-        if prof.flank:
-            hints["flank"] = True
+        hints.update(_attack_hints(state, action))
     elif isinstance(action, Rally):
         hints["ap"] = COST["rally"]
     elif isinstance(action, Exit):
         hints["ap"] = COST["exit"]
     elif isinstance(action, Retreat | Displace | Escape):
         hints["to"] = list(action.to)
+    return hints
+
+
+def _attack_hints(state: HtlState, action: Fire | Assault) -> dict[str, Any]:
+    ui = state.unit_index(action.unit)
+    at = state.units[ui].at
+    assert at is not None
+    leader_dice = 0
+    if isinstance(action, Assault) and action.leader_dice:
+        leader_dice = state.leaders[state.leader_at()[at]].rating[0]
+    assault = isinstance(action, Assault)
+    prof = attack_profile(state, ui, at, action.target, assault, leader_dice)
+    hints: dict[str, Any] = {
+        "ap": (COST["assault"] + (COST["leader_dice"] if leader_dice else 0) if assault
+               else COST["fire"]),
+        "dice": prof.dice, "hit_on": prof.natural, "range": prof.dist,
+        "los": state.los(at, action.target)}
+    if prof.flank:
+        hints["flank"] = True
     return hints

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 STATUSES = (ON, ELIMINATED, EXITED, WAITING)
 PHASES = (AP_PHASE, ACT, OVER)
 STAGES = tuple(STAGE_STEPS)
+NO_HEXES: tuple[Hex, ...] = ()
 DECISIONS = ("evade", "allocate", "retreat", "displace", "escape", "advance")
 
 
@@ -116,7 +117,7 @@ def _objectives(state: HtlState) -> list[dict[str, Any]]:
         for h, vp in s.objectives:
             here = occ.get(h)
             out.append({"at": list(h), "side": i, "vp": vp,
-                        "held": bool(here) and state.units[here[0]].side == i})
+                        "held": here is not None and state.units[here[0]].side == i})
     return out
 
 
@@ -178,7 +179,8 @@ class _Reader:
             return default
         raise self.fail(f"{where}{key}", "is missing")
 
-    def int(self, value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    def whole(self, value: Any, where: str, lo: int | None = None, hi: int | None = None,
+              ) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(where, f"must be a whole number, not {value!r}")
         if lo is not None and value < lo:
@@ -187,17 +189,17 @@ class _Reader:
             raise self.fail(where, f"must be at most {hi}, not {value}")
         return value
 
-    def bool(self, value: Any, where: str) -> bool:
+    def flag(self, value: Any, where: str) -> bool:
         if not isinstance(value, bool):
             raise self.fail(where, f"must be true or false, not {value!r}")
         return value
 
-    def str(self, value: Any, where: str) -> str:
+    def text(self, value: Any, where: str) -> str:
         if not isinstance(value, str) or not value:
             raise self.fail(where, f"must be a non-empty string, not {value!r}")
         return value
 
-    def list(self, value: Any, where: str) -> list[Any]:
+    def items(self, value: Any, where: str) -> list[Any]:
         if not isinstance(value, list):
             raise self.fail(where, f"must be a list, not {type(value).__name__}")
         return value
@@ -207,10 +209,10 @@ class _Reader:
             raise self.fail(where, "must be an object")
         return value
 
-    def hex(self, value: Any, where: str, cols: int, rows: int, optional: bool = False,
-            ) -> Hex | None:
-        if value is None and optional:
-            return None
+    def hex_or_none(self, value: Any, where: str, cols: int, rows: int) -> Hex | None:
+        return None if value is None else self.hex(value, where, cols, rows)
+
+    def hex(self, value: Any, where: str, cols: int, rows: int) -> Hex:
         if (not isinstance(value, list) or len(value) != 2
                 or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
             raise self.fail(where, f"must be a hex [col, row], not {value!r}")
@@ -219,7 +221,7 @@ class _Reader:
         return (value[0], value[1])
 
     def pair(self, value: Any, where: str) -> list[Any]:
-        v = self.list(value, where)
+        v = self.items(value, where)
         if len(v) != 2:
             raise self.fail(where, "must have one entry per side")
         return v
@@ -230,20 +232,20 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
     pieces)."""
     r = _Reader(data)
     d = r.data
-    cols = r.int(r.get(d, "cols", "", 13), "cols", 2, 60)
-    rows = r.int(r.get(d, "rows", "", 9), "rows", 2, 60)
+    cols = r.whole(r.get(d, "cols", "", 13), "cols", 2, 60)
+    rows = r.whole(r.get(d, "rows", "", 9), "rows", 2, 60)
     terrain: dict[Hex, str] = {}
-    for i, t in enumerate(r.list(r.get(d, "terrain", "", []), "terrain")):
+    for i, t in enumerate(r.items(r.get(d, "terrain", "", []), "terrain")):
         w = f"terrain[{i}]"
         t = r.obj(t, w)
         h = r.hex(r.get(t, "at", w + "."), w + ".at", cols, rows)
-        name = r.str(r.get(t, "terrain", w + "."), w + ".terrain")
+        name = r.text(r.get(t, "terrain", w + "."), w + ".terrain")
         if name not in TABLES.terrain:
             raise r.fail(w + ".terrain", f"unknown terrain {name!r}; terrains: "
                          f"{', '.join(TABLES.terrain)}")
         if h in terrain:
             raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is listed twice")
-        terrain[h] = name  # type: ignore[index]
+        terrain[h] = name
     names = r.pair(r.get(d, "sides", ""), "sides")
     labels = r.pair(r.get(d, "labels", "", list(names)), "labels")
     edges = r.pair(r.get(d, "home_edges", "", [[], []]), "home_edges")
@@ -251,59 +253,59 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
     dice = r.pair(r.get(d, "action_die", "", [[1, 2, 3], [1, 2, 3]]), "action_die")
     targets = r.pair(r.get(d, "vp_target", "", [None, None]), "vp_target")
     objectives: list[list[tuple[Hex, int]]] = [[], []]
-    for i, o in enumerate(r.list(r.get(d, "objectives", "", []), "objectives")):
+    for i, o in enumerate(r.items(r.get(d, "objectives", "", []), "objectives")):
         w = f"objectives[{i}]"
         o = r.obj(o, w)
-        s = r.int(r.get(o, "side", w + "."), w + ".side", 0, 1)
+        s = r.whole(r.get(o, "side", w + "."), w + ".side", 0, 1)
         objectives[s].append((r.hex(r.get(o, "at", w + "."), w + ".at", cols, rows),
-                              r.int(r.get(o, "vp", w + ".", 1), w + ".vp", 0, 99)))
+                              r.whole(r.get(o, "vp", w + ".", 1), w + ".vp", 0, 99)))
     exits: list[tuple[tuple[Hex, ...], tuple[int, int]]] = [((), (0, 0)), ((), (0, 0))]
-    for i, e in enumerate(r.list(r.get(d, "exits", "", []), "exits")):
+    for i, e in enumerate(r.items(r.get(d, "exits", "", []), "exits")):
         w = f"exits[{i}]"
         e = r.obj(e, w)
-        s = r.int(r.get(e, "side", w + "."), w + ".side", 0, 1)
+        s = r.whole(r.get(e, "side", w + "."), w + ".side", 0, 1)
         hx = tuple(r.hex(h, f"{w}.hexes[{j}]", cols, rows)
-                   for j, h in enumerate(r.list(r.get(e, "hexes", w + "."), w + ".hexes")))
+                   for j, h in enumerate(r.items(r.get(e, "hexes", w + "."), w + ".hexes")))
         vp = r.pair(r.get(e, "vp", w + ".", [0, 0]), w + ".vp")
-        exits[s] = (hx, (r.int(vp[0], w + ".vp[0]", 0, 99),  # type: ignore[assignment]
-                         r.int(vp[1], w + ".vp[1]", 0, 99)))
+        exits[s] = (hx, (r.whole(vp[0], w + ".vp[0]", 0, 99),  # type: ignore[assignment]
+                         r.whole(vp[1], w + ".vp[1]", 0, 99)))
     sides = []
     for s in range(2):
-        name = r.str(names[s], f"sides[{s}]")
-        ed = tuple(r.list(edges[s], f"home_edges[{s}]"))
+        name = r.text(names[s], f"sides[{s}]")
+        ed = tuple(r.items(edges[s], f"home_edges[{s}]"))
         for j, e in enumerate(ed):
             if e not in EDGES:
                 raise r.fail(f"home_edges[{s}][{j}]", f"must be one of {', '.join(EDGES)}")
-        ca = tuple(r.int(v, f"command_ap_by_turn[{s}][{j}]", 0, 20)
-                   for j, v in enumerate(r.list(cmd[s], f"command_ap_by_turn[{s}]")))
+        ca = tuple(r.whole(v, f"command_ap_by_turn[{s}][{j}]", 0, 20)
+                   for j, v in enumerate(r.items(cmd[s], f"command_ap_by_turn[{s}]")))
         if not ca:
             raise r.fail(f"command_ap_by_turn[{s}]", "must not be empty")
-        ad = r.list(dice[s], f"action_die[{s}]")
+        ad = r.items(dice[s], f"action_die[{s}]")
         if len(ad) != 3:
             raise r.fail(f"action_die[{s}]", "must give the value of faces 1, 2 and 3")
-        ad_t = tuple(r.int(v, f"action_die[{s}][{j}]", 0, 6) for j, v in enumerate(ad))
-        tgt = None if targets[s] is None else r.int(targets[s], f"vp_target[{s}]", 0, 999)
+        ad_t = tuple(r.whole(v, f"action_die[{s}][{j}]", 0, 6) for j, v in enumerate(ad))
+        tgt = None if targets[s] is None else r.whole(targets[s], f"vp_target[{s}]", 0, 999)
         sides.append(Side(name=name, home_edges=ed, command_ap=ca,
                           action_die=ad_t,  # type: ignore[arg-type]
                           vp_target=tgt, objectives=tuple(objectives[s]),
                           exit_hexes=exits[s][0], exit_vp=exits[s][1],
                           label=str(labels[s] or "")))
-    first = r.int(r.get(d, "first", "", 0), "first", 0, 1)
-    limit = r.int(r.get(d, "turn_limit", "", 99), "turn_limit", 1, 999)
+    first = r.whole(r.get(d, "first", "", 0), "first", 0, 1)
+    limit = r.whole(r.get(d, "turn_limit", "", 99), "turn_limit", 1, 999)
     tow = r.get(d, "time_out_winner", "", None)
-    tow = None if tow is None else r.int(tow, "time_out_winner", 0, 1)
+    tow = None if tow is None else r.whole(tow, "time_out_winner", 0, 1)
     by_vp = r.get(d, "time_out_by_vp", "", False)
     if not isinstance(by_vp, bool):
         raise r.fail("time_out_by_vp", "must be true or false")
     options = r.obj(r.get(d, "options", "", {}), "options")
     places: dict[Hex, str] = {}
-    for i, pl in enumerate(r.list(r.get(d, "places", "", []), "places")):
+    for i, pl in enumerate(r.items(r.get(d, "places", "", []), "places")):
         w = f"places[{i}]"
         pl = r.obj(pl, w)
         h = r.hex(r.get(pl, "at", w + "."), w + ".at", cols, rows)
         if h in places:
             raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is named twice")
-        places[h] = r.str(r.get(pl, "name", w + "."), w + ".name")  # type: ignore[index]
+        places[h] = r.text(r.get(pl, "name", w + "."), w + ".name")
     return Scenario(name=str(d.get("scenario") or "position"), title=str(d.get("title", "")),
                     history="", cols=cols, rows=rows, terrain=terrain,
                     sides=(sides[0], sides[1]), first=first, turn_limit=limit,
@@ -326,8 +328,8 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
         raise r.fail("game", f"must be \"holdtheline\", not {d.get('game')!r}")
     facts = scenario_from_position(d)
     cols, rows = facts.cols, facts.rows
-    units_in = r.list(r.get(d, "units", ""), "units")
-    leaders_in = r.list(r.get(d, "leaders", "", []), "leaders")
+    units_in = r.items(r.get(d, "units", ""), "units")
+    leaders_in = r.items(r.get(d, "leaders", "", []), "leaders")
     units, unit_arrival = _read_units(r, units_in, cols, rows)
     leaders, leader_arrival = _read_leaders(r, leaders_in, cols, rows)
     counters = _read_counters(r, d, cols, rows)
@@ -339,21 +341,21 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     _check_pieces(r, units, leaders)
     roster = Roster({u.id: i for i, u in enumerate(units)},
                     {L.id: i for i, L in enumerate(leaders)}, unit_arrival, leader_arrival)
-    turn = r.int(r.get(d, "turn", "", 1), "turn", 1, facts.turn_limit)
-    active = r.int(r.get(d, "active", "", facts.first), "active", 0, 1)
+    turn = r.whole(r.get(d, "turn", "", 1), "turn", 1, facts.turn_limit)
+    active = r.whole(r.get(d, "active", "", facts.first), "active", 0, 1)
     phase = r.get(d, "phase", "", ACT)
     if phase not in PHASES:
         raise r.fail("phase", f"must be one of {', '.join(PHASES)}")
-    ap = r.int(r.get(d, "ap", "", 0), "ap", 0, 99)
-    leaders_lost = [r.int(v, f"leaders_lost[{i}]", 0, 99) for i, v in
+    ap = r.whole(r.get(d, "ap", "", 0), "ap", 0, 99)
+    leaders_lost = [r.whole(v, f"leaders_lost[{i}]", 0, 99) for i, v in
                     enumerate(r.pair(r.get(d, "leaders_lost", "", [0, 0]), "leaders_lost"))]
-    vp_earned = [r.int(v, f"vp_earned[{i}]", 0, 999) for i, v in
+    vp_earned = [r.whole(v, f"vp_earned[{i}]", 0, 999) for i, v in
                  enumerate(r.pair(r.get(d, "vp_earned", "", d.get("vp", [0, 0])),
                                   "vp_earned"))]
-    exited = [r.int(v, f"exited[{i}]", 0, 999) for i, v in
+    exited = [r.whole(v, f"exited[{i}]", 0, 999) for i, v in
               enumerate(r.pair(r.get(d, "exited", "", [0, 0]), "exited"))]
     attacks = _read_attacks(r, d, cols, rows)
-    log = r.list(r.get(d, "events", "", []), "events")
+    log = r.items(r.get(d, "events", "", []), "events")
     result = r.get(d, "result", "", None)
     result = dict(result) if isinstance(result, Mapping) else None
     if phase == OVER and result is None:
@@ -379,18 +381,18 @@ def _read_units(r: _Reader, units_in: list[Any], cols: int, rows: int,
     for i, u in enumerate(units_in):
         w = f"units[{i}]"
         u = r.obj(u, w)
-        uid = r.str(r.get(u, "id", w + "."), w + ".id")
-        side = r.int(r.get(u, "side", w + "."), w + ".side", 0, 1)
-        kind = r.str(r.get(u, "kind", w + "."), w + ".kind")
+        uid = r.text(r.get(u, "id", w + "."), w + ".id")
+        side = r.whole(r.get(u, "side", w + "."), w + ".side", 0, 1)
+        kind = r.text(r.get(u, "kind", w + "."), w + ".kind")
         if kind not in UNIT_KINDS:
             raise r.fail(w + ".kind", f"must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
         status = r.get(u, "status", w + ".", ON)
         if status not in STATUSES:
             raise r.fail(w + ".status", f"must be one of {', '.join(STATUSES)}")
-        start_mp = r.int(r.get(u, "start_mp", w + ".", u.get("mp")), w + ".start_mp", 1,
+        start_mp = r.whole(r.get(u, "start_mp", w + ".", u.get("mp")), w + ".start_mp", 1,
                          TABLES.units[kind].max_mp)
-        mp = r.int(r.get(u, "mp", w + "."), w + ".mp", 0, start_mp)
-        at = r.hex(r.get(u, "at", w + ".", None), w + ".at", cols, rows, optional=True)
+        mp = r.whole(r.get(u, "mp", w + "."), w + ".mp", 0, start_mp)
+        at = r.hex_or_none(r.get(u, "at", w + ".", None), w + ".at", cols, rows)
         if status == ON:
             if at is None:
                 raise r.fail(w + ".at", "a unit on the board needs a hex")
@@ -398,14 +400,14 @@ def _read_units(r: _Reader, units_in: list[Any], cols: int, rows: int,
                 raise r.fail(w + ".mp", "a unit on the board has at least 1 MP")
         elif status != WAITING:
             at = None
-        arrive, entry = 0, ()
+        arrive, entry = 0, NO_HEXES
         if status == WAITING:
             arrival[uid], entry, arrive = _arrival(r, u, w, cols, rows)
         unit = Unit(uid, side, kind, mp, start_mp, at, status, arrive, entry)
-        unit.acted = r.bool(r.get(u, "acted", w + ".", False), w + ".acted")
-        unit.moved = r.bool(r.get(u, "moved", w + ".", False), w + ".moved")
-        unit.fired_at = r.bool(r.get(u, "fired_at", w + ".", False), w + ".fired_at")
-        unit.worn = r.int(r.get(u, "worn", w + ".", 0), w + ".worn", 0, start_mp)
+        unit.acted = r.flag(r.get(u, "acted", w + ".", False), w + ".acted")
+        unit.moved = r.flag(r.get(u, "moved", w + ".", False), w + ".moved")
+        unit.fired_at = r.flag(r.get(u, "fired_at", w + ".", False), w + ".fired_at")
+        unit.worn = r.whole(r.get(u, "worn", w + ".", 0), w + ".worn", 0, start_mp)
         units.append(unit)
     return units, arrival
 
@@ -418,26 +420,27 @@ def _read_leaders(r: _Reader, leaders_in: list[Any], cols: int, rows: int,
     for i, data in enumerate(leaders_in):
         w = f"leaders[{i}]"
         data = r.obj(data, w)
-        lid = r.str(r.get(data, "id", w + "."), w + ".id")
-        name = r.str(r.get(data, "name", w + ".", lid), w + ".name")
-        side = r.int(r.get(data, "side", w + "."), w + ".side", 0, 1)
+        lid = r.text(r.get(data, "id", w + "."), w + ".id")
+        name = r.text(r.get(data, "name", w + ".", lid), w + ".name")
+        side = r.whole(r.get(data, "side", w + "."), w + ".side", 0, 1)
         rating = r.pair(r.get(data, "rating", w + ".", [1, 1]), w + ".rating")
-        rt = (r.int(rating[0], w + ".rating[0]", 0, 4), r.int(rating[1], w + ".rating[1]", 1, 4))
+        rt = (r.whole(rating[0], w + ".rating[0]", 0, 4),
+              r.whole(rating[1], w + ".rating[1]", 1, 4))
         status = r.get(data, "status", w + ".", ON)
         if status not in (ON, ELIMINATED, WAITING):
             raise r.fail(w + ".status", "must be board, eliminated or waiting")
-        at = r.hex(r.get(data, "at", w + ".", None), w + ".at", cols, rows, optional=True)
+        at = r.hex_or_none(r.get(data, "at", w + ".", None), w + ".at", cols, rows)
         if status == ON and at is None:
             raise r.fail(w + ".at", "a leader on the board needs a hex")
-        arrive, entry = 0, ()
+        arrive, entry = 0, NO_HEXES
         if status == WAITING:
             arrival[lid], entry, arrive = _arrival(r, data, w, cols, rows)
             at = None
-        start_at = r.hex(r.get(data, "start_at", w + ".", None), w + ".start_at", cols, rows,
-                         optional=True)
+        start_at = r.hex_or_none(r.get(data, "start_at", w + ".", None), w + ".start_at", cols,
+                                 rows)
         leader = Leader(lid, name, side, at, rt, status, arrive, entry)
-        leader.hits = r.int(r.get(data, "hits", w + ".", 0), w + ".hits", 0, 4)
-        leader.acted = r.bool(r.get(data, "acted", w + ".", False), w + ".acted")
+        leader.hits = r.whole(r.get(data, "hits", w + ".", 0), w + ".hits", 0, 4)
+        leader.acted = r.flag(r.get(data, "acted", w + ".", False), w + ".acted")
         leader.start_at = start_at if (start_at is not None or status != ON) else at
         leaders.append(leader)
     return leaders, arrival
@@ -446,25 +449,24 @@ def _read_leaders(r: _Reader, leaders_in: list[Any], cols: int, rows: int,
 def _read_counters(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
                    ) -> tuple[tuple[str, int, Hex], ...]:
     counters = []
-    for i, c in enumerate(r.list(r.get(d, "vp_counters", "", []), "vp_counters")):
+    for i, c in enumerate(r.items(r.get(d, "vp_counters", "", []), "vp_counters")):
         w = f"vp_counters[{i}]"
         c = r.obj(c, w)
-        side = r.int(r.get(c, "side", w + "."), w + ".side", 0, 1)
+        side = r.whole(r.get(c, "side", w + "."), w + ".side", 0, 1)
         h = r.hex(r.get(c, "at", w + "."), w + ".at", cols, rows)
-        assert h is not None
-        counters.append((r.str(r.get(c, "id", w + ".", f"vp{i + 1}"), w + ".id"), side, h))
+        counters.append((r.text(r.get(c, "id", w + ".", f"vp{i + 1}"), w + ".id"), side, h))
     return tuple(counters)
 
 
 def _read_attacks(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
                   ) -> dict[Hex, tuple[Hex, ...]]:
     attacks: dict[Hex, tuple[Hex, ...]] = {}
-    for i, a in enumerate(r.list(r.get(d, "attacks", "", []), "attacks")):
+    for i, a in enumerate(r.items(r.get(d, "attacks", "", []), "attacks")):
         w = f"attacks[{i}]"
         a = r.obj(a, w)
         t = r.hex(r.get(a, "target", w + "."), w + ".target", cols, rows)
-        attacks[t] = tuple(r.hex(h, f"{w}.from[{j}]", cols, rows)  # type: ignore[index,misc]
-                           for j, h in enumerate(r.list(r.get(a, "from", w + "."),
+        attacks[t] = tuple(r.hex(h, f"{w}.from[{j}]", cols, rows)
+                           for j, h in enumerate(r.items(r.get(a, "from", w + "."),
                                                         w + ".from")))
     return attacks
 
@@ -521,10 +523,10 @@ def _arrival(r: _Reader, piece: Mapping[str, Any], w: str, cols: int, rows: int
     """Where and when a waiting piece arrives: ``enter_at``, its ``entry`` hexes, ``arrive``."""
     enter_at = r.hex(r.get(piece, "enter_at", w + "."), w + ".enter_at", cols, rows)
     entry = tuple(r.hex(h, f"{w}.entry[{j}]", cols, rows)
-                  for j, h in enumerate(r.list(r.get(piece, "entry", w + ".", []),
+                  for j, h in enumerate(r.items(r.get(piece, "entry", w + ".", []),
                                                w + ".entry")))
-    arrive = r.int(r.get(piece, "arrive", w + "."), w + ".arrive", 1, 999)
-    return enter_at, entry, arrive  # type: ignore[return-value]
+    arrive = r.whole(r.get(piece, "arrive", w + "."), w + ".arrive", 1, 999)
+    return enter_at, entry, arrive
 
 
 def _check_pieces(r: _Reader, units: list[Unit], leaders: list[Leader]) -> None:
@@ -554,8 +556,8 @@ def _check_board(r: _Reader, state: HtlState) -> None:
             raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
                          f"{lead[L.at]} and {L.id} share a hex (4.3)")
         lead[L.at] = L.id
-        here = occ.get(L.at)
-        if here and state.units[here[0]].side != L.side:
+        with_units = occ.get(L.at)
+        if with_units and state.units[with_units[0]].side != L.side:
             raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
                          f"{L.id} stands with enemy units")
     if len({h for _, _, h in state.counters}) != len(state.counters):
@@ -577,7 +579,7 @@ def _pending_from_json(r: _Reader, data: Any, roster: Roster, cols: int, rows: i
         return value
 
     def refs(key: str, index: Mapping[str, int], what: str) -> list[str]:
-        values = r.list(r.get(d, key, w, []), w + key)
+        values = r.items(r.get(d, key, w, []), w + key)
         for i, v in enumerate(values):
             if not isinstance(v, str) or v not in index:
                 raise r.fail(f"{w}{key}[{i}]", f"must be the id of a {what}, not {v!r}")
@@ -586,12 +588,12 @@ def _pending_from_json(r: _Reader, data: Any, roster: Roster, cols: int, rows: i
     kind = r.get(d, "kind", w)
     if kind not in ("fire", "assault", "force_march"):
         raise r.fail(w + "kind", "must be fire, assault or force_march")
-    unit = r.str(r.get(d, "unit", w), w + "unit")
+    unit = r.text(r.get(d, "unit", w), w + "unit")
     if unit not in roster.unit_index:
         raise r.fail(w + "unit", f"no unit {unit!r}")
-    side = r.int(r.get(d, "side", w), w + "side", 0, 1)
+    side = r.whole(r.get(d, "side", w), w + "side", 0, 1)
     p = Pending(kind, unit, side, r.hex(r.get(d, "origin", w), w + "origin", cols, rows),
-                r.hex(r.get(d, "target", w), w + "target", cols, rows))  # type: ignore[arg-type]
+                r.hex(r.get(d, "target", w), w + "target", cols, rows))
     stage = r.get(d, "stage", w)
     if stage not in STAGES:
         raise r.fail(w + "stage", f"unknown stage {stage!r}")
@@ -605,22 +607,22 @@ def _pending_from_json(r: _Reader, data: Any, roster: Roster, cols: int, rows: i
         raise r.fail(w + "stage", f"{stage!r} never waits for a {wait} (stages that do: "
                      f"{', '.join(waiting)})")
     p.wait = wait
-    p.decider = r.int(r.get(d, "decider", w, side), w + "decider", 0, 1)
+    p.decider = r.whole(r.get(d, "decider", w, side), w + "decider", 0, 1)
     p.leader = ref("leader", roster.leader_index, "leader")
-    p.n_dice = r.int(r.get(d, "n_dice", w, 0), w + "n_dice", 0, 20)
-    p.hit_on = r.int(r.get(d, "hit_on", w, 7), w + "hit_on", 0, 7)
-    p.mod = r.int(r.get(d, "mod", w, 0), w + "mod", -6, 6)
-    p.dist = r.int(r.get(d, "dist", w, 0), w + "dist", 0, 99)
-    p.flank = r.bool(r.get(d, "flank", w, False), w + "flank")
-    p.dice = [r.int(v, f"{w}dice[{i}]", 1, 6) for i, v in
-              enumerate(r.list(r.get(d, "dice", w, []), w + "dice"))]
+    p.n_dice = r.whole(r.get(d, "n_dice", w, 0), w + "n_dice", 0, 20)
+    p.hit_on = r.whole(r.get(d, "hit_on", w, 7), w + "hit_on", 0, 7)
+    p.mod = r.whole(r.get(d, "mod", w, 0), w + "mod", -6, 6)
+    p.dist = r.whole(r.get(d, "dist", w, 0), w + "dist", 0, 99)
+    p.flank = r.flag(r.get(d, "flank", w, False), w + "flank")
+    p.dice = [r.whole(v, f"{w}dice[{i}]", 1, 6) for i, v in
+              enumerate(r.items(r.get(d, "dice", w, []), w + "dice"))]
     p.morale = [_morale_entry(r, m, f"{w}morale[{i}]", roster.unit_index) for i, m in
-                enumerate(r.list(r.get(d, "morale", w, []), w + "morale"))]
-    p.mi = r.int(r.get(d, "mi", w, 0), w + "mi", 0, len(p.morale))
-    p.hits = r.int(r.get(d, "hits", w, 0), w + "hits", 0, 20)
-    p.ones = r.int(r.get(d, "ones", w, 0), w + "ones", 0, 20)
+                enumerate(r.items(r.get(d, "morale", w, []), w + "morale"))]
+    p.mi = r.whole(r.get(d, "mi", w, 0), w + "mi", 0, len(p.morale))
+    p.hits = r.whole(r.get(d, "hits", w, 0), w + "hits", 0, 20)
+    p.ones = r.whole(r.get(d, "ones", w, 0), w + "ones", 0, 20)
     p.victim = ref("victim", roster.unit_index, "unit")
-    p.elite_left = r.int(r.get(d, "elite_left", w, 0), w + "elite_left", 0, 20)
+    p.elite_left = r.whole(r.get(d, "elite_left", w, 0), w + "elite_left", 0, 20)
     p.checks = refs("checks", roster.leader_index, "leader")
     p.retreats = refs("retreats", roster.unit_index, "unit")
     p.follow = ref("follow", roster.leader_index, "leader")
@@ -631,13 +633,13 @@ def _pending_from_json(r: _Reader, data: Any, roster: Roster, cols: int, rows: i
     p.current = ref("current", roster.leader_index if stage == "escape" else roster.unit_index,
                     "leader" if stage == "escape" else "unit")
     p.displacing = ref("displacing", roster.unit_index, "unit")
-    p.retreat_to = r.hex(d.get("retreat_to"), w + "retreat_to", cols, rows, optional=True)
+    p.retreat_to = r.hex_or_none(d.get("retreat_to"), w + "retreat_to", cols, rows)
     p.escapes = refs("escapes", roster.leader_index, "leader")
-    p.eliminated = r.bool(r.get(d, "eliminated", w, False), w + "eliminated")
-    p.converted = r.bool(r.get(d, "converted", w, False), w + "converted")
-    p.path = tuple(r.hex(h, f"{w}path[{i}]", cols, rows)  # type: ignore[misc]
-                   for i, h in enumerate(r.list(r.get(d, "path", w, []), w + "path")))
-    p.choices = _choices(r, r.list(r.get(d, "choices", w, []), w + "choices"), stage,
+    p.eliminated = r.flag(r.get(d, "eliminated", w, False), w + "eliminated")
+    p.converted = r.flag(r.get(d, "converted", w, False), w + "converted")
+    p.path = tuple(r.hex(h, f"{w}path[{i}]", cols, rows)
+                   for i, h in enumerate(r.items(r.get(d, "path", w, []), w + "path")))
+    p.choices = _choices(r, r.items(r.get(d, "choices", w, []), w + "choices"), stage,
                          roster.unit_index, cols, rows)
     _check_waiting(r, p)
     return p
@@ -652,9 +654,9 @@ def _morale_entry(r: _Reader, value: Any, where: str, units: Mapping[str, int]) 
         raise r.fail(where + ".unit", f"must be the id of a unit, not {uid!r}")
     die = r.get(m, "die", where + ".", None)
     failed = r.get(m, "failed", where + ".", None)
-    return [uid, None if die is None else r.int(die, where + ".die", 1, 6),
-            r.int(r.get(m, "need", where + "."), where + ".need", -20, 20),
-            None if failed is None else r.bool(failed, where + ".failed")]
+    return [uid, None if die is None else r.whole(die, where + ".die", 1, 6),
+            r.whole(r.get(m, "need", where + "."), where + ".need", -20, 20),
+            None if failed is None else r.flag(failed, where + ".failed")]
 
 
 def _choices(r: _Reader, choices: list[Any], stage: str, units: Mapping[str, int], cols: int,

@@ -158,14 +158,15 @@ class HtlState:
             occ = {}
             for i, u in enumerate(self.units):
                 if u.status == ON:
-                    occ.setdefault(u.at, []).append(i)
+                    occ.setdefault(u.at, []).append(i)  # type: ignore[arg-type]  # on: a hex
             self._occ = occ
         return occ
 
     def leader_at(self) -> dict[Hex, int]:
         lead = self._lead
         if lead is None:
-            lead = {L.at: i for i, L in enumerate(self.leaders) if L.status == ON}
+            lead = {L.at: i for i, L in enumerate(self.leaders)  # type: ignore[misc]
+                    if L.status == ON}
             self._lead = lead
         return lead
 

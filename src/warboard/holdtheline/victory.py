@@ -35,11 +35,11 @@ def turn_end_result(state: HtlState, side: int) -> tuple[int | None, str, str] |
     if side != state.scenario.first and state.turn >= state.scenario.turn_limit:
         w = state.scenario.time_out_winner
         if state.scenario.time_out_by_vp:
-            vp = (vp_total(state, 0), vp_total(state, 1))
-            w = None if vp[0] == vp[1] else int(vp[1] > vp[0])
+            totals = (vp_total(state, 0), vp_total(state, 1))
+            w = None if totals[0] == totals[1] else int(totals[1] > totals[0])
             if w is not None:
                 return w, "time", (f"time runs out: {state.side_name(w)} wins on VP "
-                                   f"({vp[w]} to {vp[1 - w]})")
+                                   f"({totals[w]} to {totals[1 - w]})")
         text = ("time runs out: a draw" if w is None else
                 f"time runs out: {state.side_name(w)} wins")
         return w, "time", text
