@@ -9,6 +9,7 @@ retreats before close combat).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from warboard.core.errors import IllegalActionError
@@ -173,44 +174,45 @@ def action_from_json(data: Any) -> Any:
     extra = set(data) - _KEYS[kind] - {"type"}
     if extra:
         raise IllegalActionError(f"unknown field {sorted(extra)[0]!r} in a {kind} action")
-    if kind == "die":
-        v = data.get("value")
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise IllegalActionError("'value' of a die must be a whole number")
-        return Die(v)
-    if kind == "move":
-        path = data.get("path")
-        if not isinstance(path, list) or not path:
-            raise IllegalActionError("'path' must be a non-empty list of hexes")
-        unit = _name(data, "unit") if "unit" in data else None
-        leader = _name(data, "leader") if "leader" in data else None
-        if unit is None and leader is None:
-            raise IllegalActionError("a move names a 'unit', a 'leader' or both")
-        fire = parse_hex(data["fire"], "fire") if data.get("fire") is not None else None
-        return Move(unit, leader, tuple(parse_hex(h, "path") for h in path),
-                    _flag(data, "bonus"), fire, _flag(data, "force_march"))
-    if kind == "fire":
-        return Fire(_name(data, "unit"), parse_hex(data.get("target"), "target"))
-    if kind == "assault":
-        return Assault(_name(data, "unit"), parse_hex(data.get("target"), "target"),
-                       _flag(data, "leader_dice"))
-    if kind == "rally":
-        return Rally(_name(data, "leader"), _name(data, "unit"))
-    if kind == "exit":
-        return Exit(_name(data, "unit"))
-    if kind == "end":
-        return END
-    if kind == "allocate":
-        return Allocate(_name(data, "unit"))
-    if kind == "retreat":
-        return Retreat(_name(data, "unit"), parse_hex(data.get("to"), "to"))
-    if kind == "displace":
-        return Displace(_name(data, "unit"), parse_hex(data.get("to"), "to"))
-    if kind == "escape":
-        return Escape(_name(data, "leader"), parse_hex(data.get("to"), "to"))
-    if kind == "advance":
-        return Advance(_flag(data, "yes", None))
-    return Evade(_flag(data, "yes", None))
+    return _PARSERS[kind](data)
+
+
+def _die_from_json(data: dict[str, Any]) -> Die:
+    v = data.get("value")
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise IllegalActionError("'value' of a die must be a whole number")
+    return Die(v)
+
+
+def _move_from_json(data: dict[str, Any]) -> Move:
+    path = data.get("path")
+    if not isinstance(path, list) or not path:
+        raise IllegalActionError("'path' must be a non-empty list of hexes")
+    unit = _name(data, "unit") if "unit" in data else None
+    leader = _name(data, "leader") if "leader" in data else None
+    if unit is None and leader is None:
+        raise IllegalActionError("a move names a 'unit', a 'leader' or both")
+    fire = parse_hex(data["fire"], "fire") if data.get("fire") is not None else None
+    return Move(unit, leader, tuple(parse_hex(h, "path") for h in path),
+                _flag(data, "bonus"), fire, _flag(data, "force_march"))
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "die": _die_from_json,
+    "move": _move_from_json,
+    "fire": lambda d: Fire(_name(d, "unit"), parse_hex(d.get("target"), "target")),
+    "assault": lambda d: Assault(_name(d, "unit"), parse_hex(d.get("target"), "target"),
+                                 _flag(d, "leader_dice")),
+    "rally": lambda d: Rally(_name(d, "leader"), _name(d, "unit")),
+    "exit": lambda d: Exit(_name(d, "unit")),
+    "end": lambda d: END,
+    "allocate": lambda d: Allocate(_name(d, "unit")),
+    "retreat": lambda d: Retreat(_name(d, "unit"), parse_hex(d.get("to"), "to")),
+    "displace": lambda d: Displace(_name(d, "unit"), parse_hex(d.get("to"), "to")),
+    "escape": lambda d: Escape(_name(d, "leader"), parse_hex(d.get("to"), "to")),
+    "advance": lambda d: Advance(_flag(d, "yes", None)),
+    "evade": lambda d: Evade(_flag(d, "yes", None)),
+}
 
 
 def _t(h: Hex) -> str:

@@ -135,21 +135,38 @@ def _unit_moves(state: HtlState, ui: int, u: Unit, li: int | None, can: _Afforda
             for path in _unit_paths(state, ui, allowance + 1, li, allowance + 1):
                 out.append(_new(Move, (uid, lid, path, True, None, False)))
     if u.kind == "dragoon" and can.move_fire:
-        move_kind = state.board.move
-        for leader_id, paths in ((None, plain), (lid, with_leader)):
-            for path in paths:
-                if move_kind[path[-1]] == WATER:
-                    continue
-                for t in fire_targets(state, ui, path[-1], path):
-                    out.append(_new(Move, (uid, leader_id, path, False, t, False)))
+        _move_and_fire(state, ui, ((None, plain), (lid, with_leader)), out)
     if can.march and UNITS[u.kind].infantry:
-        ways: list[tuple[str | None, int | None]] = [(None, None)]
-        if li is not None:
-            ways.append((lid, li))
-        for leader_id, leader_ix in ways:
-            for path in _unit_paths(state, ui, allowance + 1, leader_ix, allowance + 1, True):
-                if _march_stop_ok(state, ui, path, leader_ix):
-                    out.append(_new(Move, (uid, leader_id, path, False, None, True)))
+        _force_marches(state, ui, allowance, li, out)
+
+
+def _move_and_fire(state: HtlState, ui: int,
+                   moves: tuple[tuple[str | None, list[tuple[Hex, ...]]], ...],
+                   out: list[Any]) -> None:
+    """A dragoon's moves then fire (6.2.3): each path (alone, then with its leader) that does
+    not end in a waterway, with each target from its end."""
+    uid = state.units[ui].id
+    move_kind = state.board.move
+    for leader_id, paths in moves:
+        for path in paths:
+            if move_kind[path[-1]] == WATER:
+                continue
+            for t in fire_targets(state, ui, path[-1], path):
+                out.append(_new(Move, (uid, leader_id, path, False, t, False)))
+
+
+def _force_marches(state: HtlState, ui: int, allowance: int, li: int | None,
+                   out: list[Any]) -> None:
+    """Force marches (11.8) of exactly one hex more than the allowance, alone then with the
+    leader ``li``."""
+    uid = state.units[ui].id
+    ways: list[tuple[str | None, int | None]] = [(None, None)]
+    if li is not None:
+        ways.append((state.leaders[li].id, li))
+    for leader_id, leader_ix in ways:
+        for path in _unit_paths(state, ui, allowance + 1, leader_ix, allowance + 1, True):
+            if _march_stop_ok(state, ui, path, leader_ix):
+                out.append(_new(Move, (uid, leader_id, path, False, None, True)))
 
 
 def _leader_actions(state: HtlState, li: int, leader: Leader, can: _Affordable,

@@ -9,6 +9,7 @@ reinforcements still to come, turn limit), so ``state_from_json(data)`` needs no
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import PositionError
@@ -228,12 +229,42 @@ class _Reader:
 
 
 def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
-    """The scenario facts a position carries (no reinforcements; those are read with the
-    pieces)."""
+    """The scenario facts a position carries (no pieces; those are read with the state)."""
     r = _Reader(data)
     d = r.data
     cols = r.whole(r.get(d, "cols", "", 13), "cols", 2, 60)
     rows = r.whole(r.get(d, "rows", "", 9), "rows", 2, 60)
+    terrain = _read_terrain(r, d, cols, rows)
+    names = r.pair(r.get(d, "sides", ""), "sides")
+    labels = r.pair(r.get(d, "labels", "", list(names)), "labels")
+    edges = r.pair(r.get(d, "home_edges", "", [[], []]), "home_edges")
+    cmd = r.pair(r.get(d, "command_ap_by_turn", "", None) or [[3], [3]], "command_ap_by_turn")
+    dice = r.pair(r.get(d, "action_die", "", [[1, 2, 3], [1, 2, 3]]), "action_die")
+    targets = r.pair(r.get(d, "vp_target", "", [None, None]), "vp_target")
+    objectives = _read_objectives(r, d, cols, rows)
+    exits = _read_exits(r, d, cols, rows)
+    sides = [_read_side(r, s, names[s], edges[s], cmd[s], dice[s], targets[s])
+             for s in range(2)]
+    sides = [replace(side, objectives=tuple(objectives[s]), exit_hexes=exits[s][0],
+                     exit_vp=exits[s][1], label=str(labels[s] or ""))
+             for s, side in enumerate(sides)]
+    first = r.whole(r.get(d, "first", "", 0), "first", 0, 1)
+    limit = r.whole(r.get(d, "turn_limit", "", 99), "turn_limit", 1, 999)
+    tow = r.get(d, "time_out_winner", "", None)
+    tow = None if tow is None else r.whole(tow, "time_out_winner", 0, 1)
+    by_vp = r.get(d, "time_out_by_vp", "", False)
+    if not isinstance(by_vp, bool):
+        raise r.fail("time_out_by_vp", "must be true or false")
+    options = r.obj(r.get(d, "options", "", {}), "options")
+    places = _read_places(r, d, cols, rows)
+    return Scenario(name=str(d.get("scenario") or "position"), title=str(d.get("title", "")),
+                    history="", cols=cols, rows=rows, terrain=terrain,
+                    sides=(sides[0], sides[1]), first=first, turn_limit=limit,
+                    time_out_winner=tow, time_out_by_vp=by_vp, options=dict(options),
+                    places=places)
+
+
+def _read_terrain(r: _Reader, d: Mapping[str, Any], cols: int, rows: int) -> dict[Hex, str]:
     terrain: dict[Hex, str] = {}
     for i, t in enumerate(r.items(r.get(d, "terrain", "", []), "terrain")):
         w = f"terrain[{i}]"
@@ -246,12 +277,12 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
         if h in terrain:
             raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is listed twice")
         terrain[h] = name
-    names = r.pair(r.get(d, "sides", ""), "sides")
-    labels = r.pair(r.get(d, "labels", "", list(names)), "labels")
-    edges = r.pair(r.get(d, "home_edges", "", [[], []]), "home_edges")
-    cmd = r.pair(r.get(d, "command_ap_by_turn", "", None) or [[3], [3]], "command_ap_by_turn")
-    dice = r.pair(r.get(d, "action_die", "", [[1, 2, 3], [1, 2, 3]]), "action_die")
-    targets = r.pair(r.get(d, "vp_target", "", [None, None]), "vp_target")
+    return terrain
+
+
+def _read_objectives(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
+                     ) -> list[list[tuple[Hex, int]]]:
+    """Each side's objectives (hex, VP)."""
     objectives: list[list[tuple[Hex, int]]] = [[], []]
     for i, o in enumerate(r.items(r.get(d, "objectives", "", []), "objectives")):
         w = f"objectives[{i}]"
@@ -259,6 +290,12 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
         s = r.whole(r.get(o, "side", w + "."), w + ".side", 0, 1)
         objectives[s].append((r.hex(r.get(o, "at", w + "."), w + ".at", cols, rows),
                               r.whole(r.get(o, "vp", w + ".", 1), w + ".vp", 0, 99)))
+    return objectives
+
+
+def _read_exits(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
+                ) -> list[tuple[tuple[Hex, ...], tuple[int, int]]]:
+    """Each side's exit hexes and exit VP ([VP, per this many units])."""
     exits: list[tuple[tuple[Hex, ...], tuple[int, int]]] = [((), (0, 0)), ((), (0, 0))]
     for i, e in enumerate(r.items(r.get(d, "exits", "", []), "exits")):
         w = f"exits[{i}]"
@@ -267,37 +304,33 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
         hx = tuple(r.hex(h, f"{w}.hexes[{j}]", cols, rows)
                    for j, h in enumerate(r.items(r.get(e, "hexes", w + "."), w + ".hexes")))
         vp = r.pair(r.get(e, "vp", w + ".", [0, 0]), w + ".vp")
-        exits[s] = (hx, (r.whole(vp[0], w + ".vp[0]", 0, 99),  # type: ignore[assignment]
+        exits[s] = (hx, (r.whole(vp[0], w + ".vp[0]", 0, 99),
                          r.whole(vp[1], w + ".vp[1]", 0, 99)))
-    sides = []
-    for s in range(2):
-        name = r.text(names[s], f"sides[{s}]")
-        ed = tuple(r.items(edges[s], f"home_edges[{s}]"))
-        for j, e in enumerate(ed):
-            if e not in EDGES:
-                raise r.fail(f"home_edges[{s}][{j}]", f"must be one of {', '.join(EDGES)}")
-        ca = tuple(r.whole(v, f"command_ap_by_turn[{s}][{j}]", 0, 20)
-                   for j, v in enumerate(r.items(cmd[s], f"command_ap_by_turn[{s}]")))
-        if not ca:
-            raise r.fail(f"command_ap_by_turn[{s}]", "must not be empty")
-        ad = r.items(dice[s], f"action_die[{s}]")
-        if len(ad) != 3:
-            raise r.fail(f"action_die[{s}]", "must give the value of faces 1, 2 and 3")
-        ad_t = tuple(r.whole(v, f"action_die[{s}][{j}]", 0, 6) for j, v in enumerate(ad))
-        tgt = None if targets[s] is None else r.whole(targets[s], f"vp_target[{s}]", 0, 999)
-        sides.append(Side(name=name, home_edges=ed, command_ap=ca,
-                          action_die=ad_t,  # type: ignore[arg-type]
-                          vp_target=tgt, objectives=tuple(objectives[s]),
-                          exit_hexes=exits[s][0], exit_vp=exits[s][1],
-                          label=str(labels[s] or "")))
-    first = r.whole(r.get(d, "first", "", 0), "first", 0, 1)
-    limit = r.whole(r.get(d, "turn_limit", "", 99), "turn_limit", 1, 999)
-    tow = r.get(d, "time_out_winner", "", None)
-    tow = None if tow is None else r.whole(tow, "time_out_winner", 0, 1)
-    by_vp = r.get(d, "time_out_by_vp", "", False)
-    if not isinstance(by_vp, bool):
-        raise r.fail("time_out_by_vp", "must be true or false")
-    options = r.obj(r.get(d, "options", "", {}), "options")
+    return exits
+
+
+def _read_side(r: _Reader, s: int, name: Any, edges: Any, command_ap: Any, die: Any,
+               target: Any) -> Side:
+    """Side ``s``'s name, home edges, command AP by turn, action die faces and VP target."""
+    name = r.text(name, f"sides[{s}]")
+    home = tuple(r.items(edges, f"home_edges[{s}]"))
+    for j, e in enumerate(home):
+        if e not in EDGES:
+            raise r.fail(f"home_edges[{s}][{j}]", f"must be one of {', '.join(EDGES)}")
+    command = tuple(r.whole(v, f"command_ap_by_turn[{s}][{j}]", 0, 20)
+                    for j, v in enumerate(r.items(command_ap, f"command_ap_by_turn[{s}]")))
+    if not command:
+        raise r.fail(f"command_ap_by_turn[{s}]", "must not be empty")
+    faces = r.items(die, f"action_die[{s}]")
+    if len(faces) != 3:
+        raise r.fail(f"action_die[{s}]", "must give the value of faces 1, 2 and 3")
+    a, b, c = (r.whole(v, f"action_die[{s}][{j}]", 0, 6) for j, v in enumerate(faces))
+    vp_target = None if target is None else r.whole(target, f"vp_target[{s}]", 0, 999)
+    return Side(name=name, home_edges=home, command_ap=command, action_die=(a, b, c),
+                vp_target=vp_target)
+
+
+def _read_places(r: _Reader, d: Mapping[str, Any], cols: int, rows: int) -> dict[Hex, str]:
     places: dict[Hex, str] = {}
     for i, pl in enumerate(r.items(r.get(d, "places", "", []), "places")):
         w = f"places[{i}]"
@@ -306,11 +339,7 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
         if h in places:
             raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is named twice")
         places[h] = r.text(r.get(pl, "name", w + "."), w + ".name")
-    return Scenario(name=str(d.get("scenario") or "position"), title=str(d.get("title", "")),
-                    history="", cols=cols, rows=rows, terrain=terrain,
-                    sides=(sides[0], sides[1]), first=first, turn_limit=limit,
-                    time_out_winner=tow, time_out_by_vp=by_vp, options=dict(options),
-                    places=places)
+    return places
 
 
 def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None, *,
@@ -347,13 +376,9 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     if phase not in PHASES:
         raise r.fail("phase", f"must be one of {', '.join(PHASES)}")
     ap = r.whole(r.get(d, "ap", "", 0), "ap", 0, 99)
-    leaders_lost = [r.whole(v, f"leaders_lost[{i}]", 0, 99) for i, v in
-                    enumerate(r.pair(r.get(d, "leaders_lost", "", [0, 0]), "leaders_lost"))]
-    vp_earned = [r.whole(v, f"vp_earned[{i}]", 0, 999) for i, v in
-                 enumerate(r.pair(r.get(d, "vp_earned", "", d.get("vp", [0, 0])),
-                                  "vp_earned"))]
-    exited = [r.whole(v, f"exited[{i}]", 0, 999) for i, v in
-              enumerate(r.pair(r.get(d, "exited", "", [0, 0]), "exited"))]
+    leaders_lost = _per_side(r, d, "leaders_lost", [0, 0], 99)
+    vp_earned = _per_side(r, d, "vp_earned", d.get("vp", [0, 0]), 999)
+    exited = _per_side(r, d, "exited", [0, 0], 999)
     attacks = _read_attacks(r, d, cols, rows)
     log = r.items(r.get(d, "events", "", []), "events")
     result = r.get(d, "result", "", None)
@@ -371,6 +396,12 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
         pending=pending)
     _check_board(r, state)
     return state
+
+
+def _per_side(r: _Reader, d: Mapping[str, Any], key: str, default: Any, most: int,
+              ) -> list[int]:
+    return [r.whole(v, f"{key}[{i}]", 0, most)
+            for i, v in enumerate(r.pair(r.get(d, key, "", default), key))]
 
 
 def _read_units(r: _Reader, units_in: list[Any], cols: int, rows: int,
