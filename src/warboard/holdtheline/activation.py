@@ -44,13 +44,13 @@ def activate(state: HtlState, a: Any) -> None:
                      cost=COST["assault"] + (COST["leader_dice"] if a.leader_dice else 0),
                      leader_dice=a.leader_dice)
     elif isinstance(a, Rally):
-        L, u = state.leader(a.leader), state.unit(a.unit)
+        leader, u = state.leader(a.leader), state.unit(a.unit)
         state.ap -= COST["rally"]
         u.mp += 1
         u.acted = True
-        L.acted = True
-        log(state, "rally", f"{L.name} rallies {state.uname(u)} to {u.mp} MP ({COST['rally']}"
-            " AP)", unit=u.id, leader=L.id, mp=u.mp, ap=COST["rally"])
+        leader.acted = True
+        log(state, "rally", f"{leader.name} rallies {state.uname(u)} to {u.mp} MP ({COST['rally']}"
+            " AP)", unit=u.id, leader=leader.id, mp=u.mp, ap=COST["rally"])
     elif isinstance(a, Exit):
         u = state.unit(a.unit)
         state.ap -= COST["exit"]
@@ -134,8 +134,8 @@ def roll_force_march(state: HtlState, p: Pending, v: int) -> None:
     if ok:
         enter(state, ui, p.target)
         if p.leader is not None:
-            L = state.leader(p.leader)
-            L.at = u.at
+            leader = state.leader(p.leader)
+            leader.at = u.at
             state.pieces_moved()
         p.stage = "fatigue" if state.opts.march_fatigue else "done"
     else:

@@ -74,10 +74,10 @@ def start_attack(state: HtlState, ui: int, target: Hex, assault: bool, cost: int
     ld = 0
     if leader_dice:
         li = state.leader_at()[origin]
-        L = state.leaders[li]
-        L.acted = True
-        p.leader = L.id
-        ld = L.rating[0]
+        leader = state.leaders[li]
+        leader.acted = True
+        p.leader = leader.id
+        ld = leader.rating[0]
     prof = attack_profile(state, ui, origin, target, assault, ld)
     p.n_dice, p.hit_on, p.mod, p.dist, p.flank = prof.dice, prof.hit_on, prof.mod, \
         prof.dist, prof.flank
@@ -282,18 +282,19 @@ def roll_leader(state: HtlState, p: Pending, v: int) -> None:
     """A leader casualty check: a 1 is a hit."""
     lid = p.checks.pop(0)
     li = state.leader_index(lid)
-    L = state.leaders[li]
+    leader = state.leaders[li]
     hit = v == 1
-    cap = L.rating[1] if state.opts.leader_ratings else 1
-    log(state, "die", lambda: f"casualty check for {L.name}: {v}: "
+    cap = leader.rating[1] if state.opts.leader_ratings else 1
+    log(state, "die", lambda: f"casualty check for {leader.name}: {v}: "
         f"{'hit' if hit else 'unhurt'}", roll="leader", value=v, hit=hit,
-        leader=L.id)
+        leader=leader.id)
     if hit:
-        L.hits += 1
-        if L.hits >= cap:
+        leader.hits += 1
+        if leader.hits >= cap:
             eliminate_leader(state, li)
         else:
-            log(state, "leader_hit", lambda: f"{L.name} is wounded ({L.hits} of {cap} hits)",
-                leader=L.id)
+            log(state, "leader_hit",
+                lambda: f"{leader.name} is wounded ({leader.hits} of {cap} hits)",
+                leader=leader.id)
 
 

@@ -198,10 +198,10 @@ def leader_paths(state: HtlState, li: int, allowance: int, start: Hex | None = N
     into a hex with an enemy combat unit or enemy leader, nor to end with another leader;
     friendly units are passed freely; terrain stops apply."""
     board = state.board
-    L = state.leaders[li]
-    blk = leader_blocked(state, L.side)  # impassable, enemy units, enemy leaders
+    leader = state.leaders[li]
+    blk = leader_blocked(state, leader.side)  # impassable, enemy units, enemy leaders
     with_leader = leader_indices(state)
-    start = start or L.at
+    start = start or leader.at
     assert start is not None
     cells = board.cells
     nb = board.nb_i

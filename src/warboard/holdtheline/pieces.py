@@ -80,9 +80,9 @@ def enter(state: HtlState, ui: int, h: Hex) -> None:
     state.pieces_moved()
     li = state.leader_at().get(h)
     if li is not None and state.leaders[li].side != u.side:
-        L = state.leaders[li]
-        log(state, "capture", lambda: f"{L.name}, alone, is taken by {state.uname(u)}",
-            leader=L.id, unit=u.id)
+        leader = state.leaders[li]
+        log(state, "capture", lambda: f"{leader.name}, alone, is taken by {state.uname(u)}",
+            leader=leader.id, unit=u.id)
         eliminate_leader(state, li)
     capture_counter(state, u, h)
 
@@ -110,11 +110,11 @@ def eliminate_unit(state: HtlState, ui: int, why: str) -> None:
 
 
 def eliminate_leader(state: HtlState, li: int) -> None:
-    L = state.leaders[li]
-    L.status, L.at = ELIMINATED, None
-    state.leaders_lost[L.side] += 1
-    state.vp_earned[1 - L.side] += 1
+    leader = state.leaders[li]
+    leader.status, leader.at = ELIMINATED, None
+    state.leaders_lost[leader.side] += 1
+    state.vp_earned[1 - leader.side] += 1
     state.pieces_moved()
-    log(state, "leader_lost", lambda: f"{L.name} is lost (-1 command AP for "
-        f"{state.side_name(L.side)}, +1 VP {state.side_name(1 - L.side)})",
-        leader=L.id, vp_to=1 - L.side)
+    log(state, "leader_lost", lambda: f"{leader.name} is lost (-1 command AP for "
+        f"{state.side_name(leader.side)}, +1 VP {state.side_name(1 - leader.side)})",
+        leader=leader.id, vp_to=1 - leader.side)

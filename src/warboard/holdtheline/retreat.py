@@ -147,11 +147,11 @@ def _finish_retreat(state: HtlState, p: Pending, ui: int, to: Hex) -> None:
     enter(state, ui, to)
     extra = ""
     if p.follow is not None:
-        L = state.leader(p.follow)
-        if L.status == ON and L.at == frm:
-            L.at = to
+        leader = state.leader(p.follow)
+        if leader.status == ON and leader.at == frm:
+            leader.at = to
             state.pieces_moved()
-            extra = f" with {L.name}"
+            extra = f" with {leader.name}"
         p.follow = None
     log(state, "retreat", lambda: f"{state.uname(u)}{extra} retreats {hex_text(frm)} to "
         f"{hex_text(to)}", unit=u.id, to=list(to))
@@ -177,33 +177,33 @@ def stage_escape(state: HtlState, p: Pending) -> bool:
     while p.escapes:
         lid = p.escapes[0]
         li = state.leader_index(lid)
-        L = state.leaders[li]
-        if L.status != ON:
+        leader = state.leaders[li]
+        if leader.status != ON:
             p.escapes.pop(0)
             continue
         dests = [path[-1] for path in leader_paths(state, li, TABLES.leader_escape)]
         if not dests:
             p.escapes.pop(0)
-            log(state, "escape", f"{L.name} has nowhere to go (8.5.5)", leader=L.id)
+            log(state, "escape", f"{leader.name} has nowhere to go (8.5.5)", leader=leader.id)
             eliminate_leader(state, li)
             continue
         if len(dests) == 1:
             p.escapes.pop(0)
-            do_escape(state, L, dests[0])
+            do_escape(state, leader, dests[0])
             continue
         p.current = lid
-        return wait_decision(p, L.side, dests)
+        return wait_decision(p, leader.side, dests)
     p.current = None
     p.stage = "advance"
     return False
 
 
-def do_escape(state: HtlState, L: Leader, to: Hex) -> None:
-    frm = L.at
-    L.at = to
+def do_escape(state: HtlState, leader: Leader, to: Hex) -> None:
+    frm = leader.at
+    leader.at = to
     state.pieces_moved()
-    log(state, "escape", f"{L.name} escapes {hex_text(frm)} to {hex_text(to)} (8.5.5)", leader=L.id,
-        to=list(to))
+    log(state, "escape", f"{leader.name} escapes {hex_text(frm)} to {hex_text(to)} (8.5.5)",
+        leader=leader.id, to=list(to))
 
 
 def stage_advance(state: HtlState, p: Pending) -> bool:

@@ -73,7 +73,7 @@ def position_to_json(state: HtlState) -> dict[str, Any]:
         "vp_target": [s.vp_target for s in sides],
         "exited": state.exited[:],
         "units": [_unit_json(state, u) for u in state.units],
-        "leaders": [_leader_json(state, L) for L in state.leaders],
+        "leaders": [_leader_json(state, leader) for leader in state.leaders],
         "vp_counters": [{"id": cid, "side": s, "at": list(h)} for cid, s, h in state.counters],
         "objectives": _objectives(state),
         "exits": [{"side": i, "hexes": [list(h) for h in s.exit_hexes],
@@ -101,13 +101,14 @@ def _unit_json(state: HtlState, u: Any) -> dict[str, Any]:
     return d
 
 
-def _leader_json(state: HtlState, L: Any) -> dict[str, Any]:
-    d = {"id": L.id, "name": L.name, "side": L.side, "at": _h(L.at), "rating": list(L.rating),
-         "hits": L.hits, "acted": L.acted, "start_at": _h(L.start_at), "status": L.status}
-    if L.status == WAITING:
-        d["arrive"] = L.arrive
-        d["enter_at"] = _h(state.roster.leader_arrival[L.id])
-        d["entry"] = [list(h) for h in L.entry]
+def _leader_json(state: HtlState, leader: Any) -> dict[str, Any]:
+    d = {"id": leader.id, "name": leader.name, "side": leader.side, "at": _h(leader.at),
+         "rating": list(leader.rating), "hits": leader.hits, "acted": leader.acted,
+         "start_at": _h(leader.start_at), "status": leader.status}
+    if leader.status == WAITING:
+        d["arrive"] = leader.arrive
+        d["enter_at"] = _h(state.roster.leader_arrival[leader.id])
+        d["entry"] = [list(h) for h in leader.entry]
     return d
 
 
@@ -364,12 +365,12 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     counters = _read_counters(r, d, cols, rows)
     if len({u.id for u in units}) != len(units):
         raise r.fail("units", "unit ids must be unique")
-    if len({L.id for L in leaders}) != len(leaders):
+    if len({leader.id for leader in leaders}) != len(leaders):
         raise r.fail("leaders", "leader ids must be unique")
     owner = _position_game(facts, game)
     _check_pieces(r, units, leaders)
     roster = Roster({u.id: i for i, u in enumerate(units)},
-                    {L.id: i for i, L in enumerate(leaders)}, unit_arrival, leader_arrival)
+                    {ld.id: i for i, ld in enumerate(leaders)}, unit_arrival, leader_arrival)
     turn = r.whole(r.get(d, "turn", "", 1), "turn", 1, facts.turn_limit)
     active = r.whole(r.get(d, "active", "", facts.first), "active", 0, 1)
     phase = r.get(d, "phase", "", ACT)
@@ -562,9 +563,9 @@ def _arrival(r: _Reader, piece: Mapping[str, Any], w: str, cols: int, rows: int
 
 def _check_pieces(r: _Reader, units: list[Unit], leaders: list[Leader]) -> None:
     seen = {u.id for u in units}
-    for L in leaders:
-        if L.id in seen:
-            raise r.fail("leaders", f"id {L.id!r} is used by a unit too")
+    for leader in leaders:
+        if leader.id in seen:
+            raise r.fail("leaders", f"id {leader.id!r} is used by a unit too")
 
 
 def _check_board(r: _Reader, state: HtlState) -> None:
@@ -579,18 +580,18 @@ def _check_board(r: _Reader, state: HtlState) -> None:
         if not stack_ok(state.units[i].kind for i in here):
             raise r.fail(where, "breaks the stacking limit (4.3)")
     lead: dict[Hex, str] = {}
-    for L in state.leaders:
-        if L.status != ON:
+    for leader in state.leaders:
+        if leader.status != ON:
             continue
-        assert L.at is not None
-        if L.at in lead:
-            raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
-                         f"{lead[L.at]} and {L.id} share a hex (4.3)")
-        lead[L.at] = L.id
-        with_units = occ.get(L.at)
-        if with_units and state.units[with_units[0]].side != L.side:
-            raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
-                         f"{L.id} stands with enemy units")
+        assert leader.at is not None
+        if leader.at in lead:
+            raise r.fail(f"leaders (hex {leader.at[0]},{leader.at[1]})",
+                         f"{lead[leader.at]} and {leader.id} share a hex (4.3)")
+        lead[leader.at] = leader.id
+        with_units = occ.get(leader.at)
+        if with_units and state.units[with_units[0]].side != leader.side:
+            raise r.fail(f"leaders (hex {leader.at[0]},{leader.at[1]})",
+                         f"{leader.id} stands with enemy units")
     if len({h for _, _, h in state.counters}) != len(state.counters):
         raise r.fail("vp_counters", "two VP counters share a hex (4.3.1)")
 

@@ -165,8 +165,8 @@ class HtlState:
     def leader_at(self) -> dict[Hex, int]:
         lead = self._lead
         if lead is None:
-            lead = {L.at: i for i, L in enumerate(self.leaders)  # type: ignore[misc]
-                    if L.status == ON}
+            lead = {leader.at: i for i, leader in enumerate(self.leaders)  # type: ignore[misc]
+                    if leader.status == ON}
             self._lead = lead
         return lead
 
@@ -339,9 +339,9 @@ class HtlState:
         for u in self.units:
             u.acted = False
             u.moved = False
-        for L in self.leaders:
-            L.acted = False
-            L.start_at = L.at
+        for leader in self.leaders:
+            leader.acted = False
+            leader.start_at = leader.at
         self.attacks = {}
         self._reinforce(side)
         self.phase = AP_PHASE
@@ -362,16 +362,17 @@ class HtlState:
             log(self, "reinforcement", f"{self.uname(u)} arrives at {h[0]},{h[1]}",
                 unit=u.id, at=list(h))
             capture_counter(self, u, h)
-        for L in self.leaders:
-            if L.status != WAITING or L.side != side or L.arrive > self.turn:
+        for leader in self.leaders:
+            if leader.status != WAITING or leader.side != side or leader.arrive > self.turn:
                 continue
-            h = self._arrival_hex(side, None, (self.roster.leader_arrival[L.id], *L.entry))
+            h = self._arrival_hex(side, None,
+                                  (self.roster.leader_arrival[leader.id], *leader.entry))
             if h is None:
                 continue
-            L.status, L.at, L.start_at = ON, h, h
+            leader.status, leader.at, leader.start_at = ON, h, h
             self.pieces_moved()
-            log(self, "reinforcement", f"{L.name} arrives at {h[0]},{h[1]}",
-                leader=L.id, at=list(h))
+            log(self, "reinforcement", f"{leader.name} arrives at {h[0]},{h[1]}",
+                leader=leader.id, at=list(h))
 
     def _arrival_hex(self, side: int, kind: str | None, hexes: tuple[Hex, ...]) -> Hex | None:
         """The first of ``hexes`` a reinforcement of ``side`` may arrive at: on the board,
