@@ -236,25 +236,33 @@ def retreat_choices(state: HtlState, ui: int, attacker: Hex, exclude: Hex | None
     assert here is not None
     hd = board.home_dist[u.side]
     limit = hd[here]
-    occ = state.occupancy()
-    lead = state.leader_at()
-    units = state.units
     tier1: list[tuple[Hex, int | None]] = []
     tier2: list[tuple[Hex, int | None]] = []
     for n in board.nbrs[here]:
         if n == exclude or board.move[n] == IMPASSABLE or hd[n] > limit:
             continue
-        here_units = [j for j in occ.get(n, ()) if j != ui]
-        if here_units and units[here_units[0]].side != u.side:
-            continue
-        li = lead.get(n)
-        if li is not None and (state.leaders[li].side != u.side or with_leader):
-            continue
-        displaced = None
-        if here_units and not stack_ok([units[j].kind for j in here_units] + [u.kind]):
-            if not allow_displace:
-                continue
-            displaced = conflicting([(j, units[j].kind) for j in here_units], u.kind)
-        (tier2 if hexes.distance(n, attacker) == 1 else tier1).append((n, displaced))
+        may, displaced = _may_retreat_into(state, ui, n, allow_displace, with_leader)
+        if may:
+            (tier2 if hexes.distance(n, attacker) == 1 else tier1).append((n, displaced))
     return tier1 or tier2
+
+
+def _may_retreat_into(state: HtlState, ui: int, h: Hex, allow_displace: bool,
+                      with_leader: bool) -> tuple[bool, int | None]:
+    """Whether unit ``ui`` may retreat into ``h`` for the pieces there (no enemy units, no
+    enemy leader, no friendly leader when its own goes along, room or a unit to displace),
+    and the unit it would displace."""
+    units = state.units
+    u = units[ui]
+    here_units = [j for j in state.occupancy().get(h, ()) if j != ui]
+    if here_units and units[here_units[0]].side != u.side:
+        return False, None
+    li = state.leader_at().get(h)
+    if li is not None and (state.leaders[li].side != u.side or with_leader):
+        return False, None
+    if here_units and not stack_ok([units[j].kind for j in here_units] + [u.kind]):
+        if not allow_displace:
+            return False, None
+        return True, conflicting([(j, units[j].kind) for j in here_units], u.kind)
+    return True, None
 

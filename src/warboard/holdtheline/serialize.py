@@ -139,27 +139,35 @@ def pending_to_json(state: HtlState, p: Pending | None) -> dict[str, Any] | None
         "eliminated": p.eliminated, "converted": p.converted,
         "path": [list(h) for h in p.path],
     }
-    if p.stage == "allocate":
-        data["choices"] = list(p.choices)
-    elif p.stage in ("retreat", "displace"):
-        data["choices"] = [{"to": list(h), "displaces": (state.units[d].id if d is not None
-                                                         else None)} for h, d in p.choices]
-    elif p.stage == "escape":
-        data["choices"] = [list(h) for h in p.choices]
-    else:
-        data["choices"] = []
+    data["choices"] = _choices_json(state, p)
     if p.wait == "decision":
-        decision: dict[str, Any] = {"kind": p.stage, "seat": p.decider}
-        if p.stage == "allocate":
-            decision["units"] = list(p.choices)
-        elif p.stage == "retreat":
-            decision.update(unit=p.current, choices=[list(h) for h, _ in p.choices])
-        elif p.stage == "displace":
-            decision.update(unit=p.displacing, choices=[list(h) for h, _ in p.choices])
-        elif p.stage == "escape":
-            decision.update(leader=p.current, choices=[list(h) for h in p.choices])
-        data["decision"] = decision
+        data["decision"] = _decision_json(p)
     return data
+
+
+def _choices_json(state: HtlState, p: Pending) -> list[Any]:
+    if p.stage == "allocate":
+        return list(p.choices)
+    if p.stage in ("retreat", "displace"):
+        return [{"to": list(h), "displaces": (state.units[d].id if d is not None else None)}
+                for h, d in p.choices]
+    if p.stage == "escape":
+        return [list(h) for h in p.choices]
+    return []
+
+
+def _decision_json(p: Pending) -> dict[str, Any]:
+    """The decision a pending activation waits for, as the tables show it."""
+    decision: dict[str, Any] = {"kind": p.stage, "seat": p.decider}
+    if p.stage == "allocate":
+        decision["units"] = list(p.choices)
+    elif p.stage == "retreat":
+        decision.update(unit=p.current, choices=[list(h) for h, _ in p.choices])
+    elif p.stage == "displace":
+        decision.update(unit=p.displacing, choices=[list(h) for h, _ in p.choices])
+    elif p.stage == "escape":
+        decision.update(leader=p.current, choices=[list(h) for h in p.choices])
+    return decision
 
 
 # ============================================================================ from JSON
