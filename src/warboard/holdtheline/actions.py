@@ -90,48 +90,50 @@ def _hex(h: Hex) -> list[int]:
 
 
 def action_to_json(a: Any) -> dict[str, Any]:
-    if isinstance(a, Die):
-        return {"type": "die", "value": a.value}
-    if isinstance(a, Move):
-        out: dict[str, Any] = {"type": "move"}
-        if a.unit is not None:
-            out["unit"] = a.unit
-        if a.leader is not None:
-            out["leader"] = a.leader
-        out["path"] = [_hex(h) for h in a.path]
-        if a.bonus:
-            out["bonus"] = True
-        if a.fire is not None:
-            out["fire"] = _hex(a.fire)
-        if a.force_march:
-            out["force_march"] = True
-        return out
-    if isinstance(a, Fire):
-        return {"type": "fire", "unit": a.unit, "target": _hex(a.target)}
-    if isinstance(a, Assault):
-        out = {"type": "assault", "unit": a.unit, "target": _hex(a.target)}
-        if a.leader_dice:
-            out["leader_dice"] = True
-        return out
-    if isinstance(a, Rally):
-        return {"type": "rally", "leader": a.leader, "unit": a.unit}
-    if isinstance(a, Exit):
-        return {"type": "exit", "unit": a.unit}
-    if isinstance(a, End):
-        return {"type": "end"}
-    if isinstance(a, Allocate):
-        return {"type": "allocate", "unit": a.unit}
-    if isinstance(a, Retreat):
-        return {"type": "retreat", "unit": a.unit, "to": _hex(a.to)}
-    if isinstance(a, Displace):
-        return {"type": "displace", "unit": a.unit, "to": _hex(a.to)}
-    if isinstance(a, Escape):
-        return {"type": "escape", "leader": a.leader, "to": _hex(a.to)}
-    if isinstance(a, Advance):
-        return {"type": "advance", "yes": a.yes}
-    if isinstance(a, Evade):
-        return {"type": "evade", "yes": a.yes}
-    raise TypeError(f"not a Hold the Line action: {a!r}")
+    write = _TO_JSON.get(type(a))
+    if write is None:
+        raise TypeError(f"not a Hold the Line action: {a!r}")
+    return write(a)
+
+
+def _move_json(a: Move) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "move"}
+    if a.unit is not None:
+        out["unit"] = a.unit
+    if a.leader is not None:
+        out["leader"] = a.leader
+    out["path"] = [_hex(h) for h in a.path]
+    if a.bonus:
+        out["bonus"] = True
+    if a.fire is not None:
+        out["fire"] = _hex(a.fire)
+    if a.force_march:
+        out["force_march"] = True
+    return out
+
+
+def _assault_json(a: Assault) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "assault", "unit": a.unit, "target": _hex(a.target)}
+    if a.leader_dice:
+        out["leader_dice"] = True
+    return out
+
+
+_TO_JSON: dict[type, Callable[[Any], dict[str, Any]]] = {
+    Die: lambda a: {"type": "die", "value": a.value},
+    Move: _move_json,
+    Fire: lambda a: {"type": "fire", "unit": a.unit, "target": _hex(a.target)},
+    Assault: _assault_json,
+    Rally: lambda a: {"type": "rally", "leader": a.leader, "unit": a.unit},
+    Exit: lambda a: {"type": "exit", "unit": a.unit},
+    End: lambda a: {"type": "end"},
+    Allocate: lambda a: {"type": "allocate", "unit": a.unit},
+    Retreat: lambda a: {"type": "retreat", "unit": a.unit, "to": _hex(a.to)},
+    Displace: lambda a: {"type": "displace", "unit": a.unit, "to": _hex(a.to)},
+    Escape: lambda a: {"type": "escape", "leader": a.leader, "to": _hex(a.to)},
+    Advance: lambda a: {"type": "advance", "yes": a.yes},
+    Evade: lambda a: {"type": "evade", "yes": a.yes},
+}
 
 
 _KEYS: dict[str, set[str]] = {
@@ -221,39 +223,37 @@ def _t(h: Hex) -> str:
 
 def action_to_text(a: Any) -> str:
     """A short readable form, e.g. ``move A3 4,5 4,4`` or ``fire A3 at 5,4``."""
-    if isinstance(a, Die):
-        return f"die {a.value}"
-    if isinstance(a, Move):
-        who = " + ".join(x for x in (a.unit, a.leader) if x)
-        text = f"move {who} {' '.join(_t(h) for h in a.path)}"
-        if a.bonus:
-            text += " (leader bonus)"
-        if a.force_march:
-            text += " (force march)"
-        if a.fire is not None:
-            text += f" then fire at {_t(a.fire)}"
-        return text
-    if isinstance(a, Fire):
-        return f"fire {a.unit} at {_t(a.target)}"
-    if isinstance(a, Assault):
-        return f"assault {a.unit} at {_t(a.target)}" + (" with leader dice" if a.leader_dice
-                                                         else "")
-    if isinstance(a, Rally):
-        return f"rally {a.unit} by {a.leader}"
-    if isinstance(a, Exit):
-        return f"exit {a.unit}"
-    if isinstance(a, End):
-        return "end turn"
-    if isinstance(a, Allocate):
-        return f"hits to {a.unit}"
-    if isinstance(a, Retreat):
-        return f"retreat {a.unit} to {_t(a.to)}"
-    if isinstance(a, Displace):
-        return f"displace {a.unit} to {_t(a.to)}"
-    if isinstance(a, Escape):
-        return f"escape {a.leader} to {_t(a.to)}"
-    if isinstance(a, Advance):
-        return "advance" if a.yes else "do not advance"
-    if isinstance(a, Evade):
-        return "dragoons evade" if a.yes else "dragoons stand"
-    raise TypeError(f"not a Hold the Line action: {a!r}")
+    write = _TO_TEXT.get(type(a))
+    if write is None:
+        raise TypeError(f"not a Hold the Line action: {a!r}")
+    return write(a)
+
+
+def _move_text(a: Move) -> str:
+    who = " + ".join(x for x in (a.unit, a.leader) if x)
+    text = f"move {who} {' '.join(_t(h) for h in a.path)}"
+    if a.bonus:
+        text += " (leader bonus)"
+    if a.force_march:
+        text += " (force march)"
+    if a.fire is not None:
+        text += f" then fire at {_t(a.fire)}"
+    return text
+
+
+_TO_TEXT: dict[type, Callable[[Any], str]] = {
+    Die: lambda a: f"die {a.value}",
+    Move: _move_text,
+    Fire: lambda a: f"fire {a.unit} at {_t(a.target)}",
+    Assault: lambda a: f"assault {a.unit} at {_t(a.target)}"
+    + (" with leader dice" if a.leader_dice else ""),
+    Rally: lambda a: f"rally {a.unit} by {a.leader}",
+    Exit: lambda a: f"exit {a.unit}",
+    End: lambda a: "end turn",
+    Allocate: lambda a: f"hits to {a.unit}",
+    Retreat: lambda a: f"retreat {a.unit} to {_t(a.to)}",
+    Displace: lambda a: f"displace {a.unit} to {_t(a.to)}",
+    Escape: lambda a: f"escape {a.leader} to {_t(a.to)}",
+    Advance: lambda a: "advance" if a.yes else "do not advance",
+    Evade: lambda a: "dragoons evade" if a.yes else "dragoons stand",
+}

@@ -42,16 +42,17 @@ class Board:
     ``nb_i``, ``normal_i``, ``impassable_i``, ``blocks_i``. ``home_dist[seat][h]``: distance
     to that side's home edge."""
 
-    def __init__(self, sc: Scenario, tables: Tables, hills_clear: bool) -> None:
-        self.cols, self.rows = sc.cols, sc.rows
-        cells = [(c, r) for r in range(sc.rows) for c in range(sc.cols)]
-        self._read_terrain(sc, tables, hills_clear, cells)
+    def __init__(self, scenario: Scenario, tables: Tables, hills_clear: bool) -> None:
+        self.cols, self.rows = scenario.cols, scenario.rows
+        cells = [(c, r) for r in range(scenario.rows) for c in range(scenario.cols)]
+        self._read_terrain(scenario, tables, hills_clear, cells)
         self._index_cells(cells)
         # pure geometry of a board size, shared by every board of that size
-        self._dist_rows, self._steps_i = _GEOMETRY.setdefault((sc.cols, sc.rows), ({}, {}))
-        self.home_dist = [self._home_distances(side.home_edges, cells) for side in sc.sides]
+        self._dist_rows, self._steps_i = _GEOMETRY.setdefault((scenario.cols, scenario.rows),
+                                                              ({}, {}))
+        self.home_dist = [self._home_distances(side.home_edges, cells) for side in scenario.sides]
 
-    def _read_terrain(self, sc: Scenario, tables: Tables, hills_clear: bool,
+    def _read_terrain(self, scenario: Scenario, tables: Tables, hills_clear: bool,
                       cells: list[Hex]) -> None:
         self.terrain: dict[Hex, str] = {}
         self.move: dict[Hex, str] = {}
@@ -62,7 +63,7 @@ class Board:
         self.cube: dict[Hex, hexes.Cube] = {}
         for h in cells:
             self.cube[h] = hexes.to_cube(h)
-            name = sc.terrain_at(h)
+            name = scenario.terrain_at(h)
             t = tables.terrain[name]
             self.terrain[h] = name
             self.move[h] = NORMAL if (hills_clear and name == "hill") else t.movement
@@ -98,18 +99,18 @@ class Board:
         return {h: min(hexes.distance(h, e) for e in edge_hexes) for h in cells}
 
     @classmethod
-    def shared(cls, sc: Scenario, tables: Tables, hills_clear: bool) -> Board:
+    def shared(cls, scenario: Scenario, tables: Tables, hills_clear: bool) -> Board:
         """The board of a scenario's map, made once per map (size, terrain, home edges) and
         shared: a board never changes after it is made (positions read back from JSON reuse
         it instead of measuring every hex again)."""
-        key = (sc.cols, sc.rows, hills_clear, id(tables),
-               tuple(sorted((h, t) for h, t in sc.terrain.items() if t != "clear")),
-               tuple(s.home_edges for s in sc.sides))
+        key = (scenario.cols, scenario.rows, hills_clear, id(tables),
+               tuple(sorted((h, t) for h, t in scenario.terrain.items() if t != "clear")),
+               tuple(s.home_edges for s in scenario.sides))
         board = _BOARDS.get(key)
         if board is None:
             if len(_BOARDS) > 64:
                 _BOARDS.clear()
-            board = _BOARDS[key] = cls(sc, tables, hills_clear)
+            board = _BOARDS[key] = cls(scenario, tables, hills_clear)
         return board
 
     def on_board(self, h: Hex) -> bool:

@@ -500,27 +500,28 @@ class _Parser:
 
 # ============================================================================ warboard scenarios
 
-def time_out_text(sc: Scenario) -> str:
-    if sc.time_out_by_vp:
+def time_out_text(scenario: Scenario) -> str:
+    if scenario.time_out_by_vp:
         return "the side with more VP wins (equal VP: a draw)."
-    if sc.time_out_winner is None:
+    if scenario.time_out_winner is None:
         return "a draw."
-    return f"{sc.sides[sc.time_out_winner].display_name} win."
+    return f"{scenario.sides[scenario.time_out_winner].display_name} win."
 
 
-def describe(sc: Scenario) -> str:
+def describe(scenario: Scenario) -> str:
     """Everything a player wants to know before choosing a scenario, as text."""
     letters = {v: k for k, v in MAP_LETTERS.items()}
-    lines = [f"{sc.title}" + (f" ({sc.date})" if sc.date else "") + f" — {sc.name}",
-             sc.summary, "",
-             f"Board {sc.cols}x{sc.rows}, {sc.turn_limit} turns; "
-             f"{sc.sides[sc.first].display_name} move first. When time runs out: "
-             + time_out_text(sc)]
-    if sc.options:
+    lines = [f"{scenario.title}" + (f" ({scenario.date})" if scenario.date else "")
+             + f" — {scenario.name}",
+             scenario.summary, "",
+             f"Board {scenario.cols}x{scenario.rows}, {scenario.turn_limit} turns; "
+             f"{scenario.sides[scenario.first].display_name} move first. When time runs out: "
+             + time_out_text(scenario)]
+    if scenario.options:
         lines.append("Options: " + ", ".join(
             f"{k} ({OPTIONS[k][0]})" + ("" if v is True else f" = {v}")
-            for k, v in sc.options.items()))
-    for seat, side in enumerate(sc.sides):
+            for k, v in scenario.options.items()))
+    for seat, side in enumerate(scenario.sides):
         lines += ["", f"Seat {seat}: {side.display_name} ({side.name}), home edge "
                       f"{' and '.join(side.home_edges)}"]
         ap = ", ".join(str(v) for v in side.command_ap)
@@ -529,7 +530,7 @@ def describe(sc: Scenario) -> str:
         lines.append(f"  command AP {ap}" + (" (then the last repeats)"
                                              if len(side.command_ap) > 1 else "") + die)
         win = [f"wins at {side.vp_target} VP" if side.vp_target else "no VP target"]
-        win += [f"{vp} VP for holding {_hex_text(h)}" + _place(sc, h)
+        win += [f"{vp} VP for holding {_hex_text(h)}" + _place(scenario, h)
                 for h, vp in side.objectives]
         if side.exit_hexes:
             win.append(f"{side.exit_vp[0]} VP per {side.exit_vp[1]} units exited from "
@@ -545,27 +546,27 @@ def describe(sc: Scenario) -> str:
                 f"{ld.name} {ld.rating[0]}/{ld.rating[1]} at {_hex_text(ld.at)}"
                 for ld in side.leaders))
         if side.vp_counters:
-            lines.append("  VP counters: " + ", ".join(_hex_text(h) + _place(sc, h)
+            lines.append("  VP counters: " + ", ".join(_hex_text(h) + _place(scenario, h)
                                                       for h in side.vp_counters))
         for r in side.reinforcements:
             lines.append(f"  turn {r.turn}: {len(r.units)} units and {len(r.leaders)} leaders "
                          "arrive")
     lines += ["", "Map (north at the top):"]
-    for row in range(sc.rows):
+    for row in range(scenario.rows):
         lines.append(("  " if row % 2 == 0 else "   ") + " ".join(
-            letters[sc.terrain_at((col, row))] for col in range(sc.cols)))
+            letters[scenario.terrain_at((col, row))] for col in range(scenario.cols)))
     lines.append("  " + ", ".join(f"{k} {v}" for k, v in MAP_LETTERS.items()))
-    if sc.places:
+    if scenario.places:
         lines.append("  places: " + "; ".join(f"{_hex_text(h)} {n}"
-                                              for h, n in sc.places.items()))
-    if sc.special_rules:
-        lines += ["", "Special rules:", *_wrap(sc.special_rules)]
-    lines += ["", "History:", *_wrap(sc.history)]
+                                              for h, n in scenario.places.items()))
+    if scenario.special_rules:
+        lines += ["", "Special rules:", *_wrap(scenario.special_rules)]
+    lines += ["", "History:", *_wrap(scenario.history)]
     return "\n".join(lines)
 
 
-def _place(sc: Scenario, h: Hex) -> str:
-    return f" ({sc.places[h]})" if h in sc.places else ""
+def _place(scenario: Scenario, h: Hex) -> str:
+    return f" ({scenario.places[h]})" if h in scenario.places else ""
 
 
 def _wrap(text: str) -> list[str]:
@@ -597,21 +598,21 @@ def _named(name: str, file_option: str) -> Scenario:
 def run_scenarios(args: Any) -> int:
     """``warboard scenarios [NAME | --check FILE]``."""
     if args.check:
-        sc = load_scenario_file(args.check)
-        print(f"{args.check}: OK — {sc.title}: {sc.summary}\n")
-        print(describe(sc))
+        scenario = load_scenario_file(args.check)
+        print(f"{args.check}: OK — {scenario.title}: {scenario.summary}\n")
+        print(describe(scenario))
         return 0
     if args.name:
         print(describe(_named(args.name, "--check FILE")))
         return 0
     rows = []
     for name in list_names():
-        sc = _packaged(name)
-        a, b = sc.sides
+        scenario = _packaged(name)
+        a, b = scenario.sides
         first = "*"
-        sides = (f"{a.display_name}{first if sc.first == 0 else ''} v "
-                 f"{b.display_name}{first if sc.first == 1 else ''}")
-        rows.append((name, sc.title, str(sc.turn_limit), sides, sc.summary))
+        sides = (f"{a.display_name}{first if scenario.first == 0 else ''} v "
+                 f"{b.display_name}{first if scenario.first == 1 else ''}")
+        rows.append((name, scenario.title, str(scenario.turn_limit), sides, scenario.summary))
     head = ("name", "title", "turns", "sides (* moves first)", "summary")
     widths = [max(len(r[i]) for r in (head, *rows)) for i in range(4)]
     for r in (head, *rows):

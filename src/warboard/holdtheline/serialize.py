@@ -47,21 +47,21 @@ def _h(h: Hex | None) -> list[int] | None:
 # ============================================================================ to JSON
 
 def position_to_json(state: HtlState) -> dict[str, Any]:
-    sc = state.scenario
-    sides = sc.sides
+    scenario = state.scenario
+    sides = scenario.sides
     data: dict[str, Any] = {
-        "game": "holdtheline", "scenario": sc.name, "title": sc.title,
+        "game": "holdtheline", "scenario": scenario.name, "title": scenario.title,
         "options": state.opts.to_json(),
-        "cols": sc.cols, "rows": sc.rows,
+        "cols": scenario.cols, "rows": scenario.rows,
         "terrain": [{"at": [c, r], "terrain": t} for (c, r), t in sorted(
-            sc.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0])) if t != "clear"],
+            scenario.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0])) if t != "clear"],
         "places": [{"at": list(h), "name": n} for h, n in sorted(
-            sc.places.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+            scenario.places.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
         "sides": [s.name for s in sides],
         "labels": [s.display_name for s in sides],
         "home_edges": [list(s.home_edges) for s in sides],
-        "first": sc.first, "turn": state.turn, "turn_limit": sc.turn_limit,
-        "time_out_winner": sc.time_out_winner, "time_out_by_vp": sc.time_out_by_vp,
+        "first": scenario.first, "turn": state.turn, "turn_limit": scenario.turn_limit,
+        "time_out_winner": scenario.time_out_winner, "time_out_by_vp": scenario.time_out_by_vp,
         "phase": state.phase, "active": state.active, "to_move": state.current_player(),
         "ap": state.ap,
         "command_ap": [state.command_ap(0), state.command_ap(1)],
@@ -515,15 +515,15 @@ def _read_attacks(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
 _GAMES: dict[tuple[Any, ...], HoldTheLineGame] = {}
 
 
-def _facts_key(sc: Scenario) -> tuple[Any, ...]:
+def _facts_key(scenario: Scenario) -> tuple[Any, ...]:
     """What a position says of its scenario (``position_to_json``), comparable and hashable."""
-    return (sc.name, sc.title, sc.cols, sc.rows,
-            tuple(sorted((h, t) for h, t in sc.terrain.items() if t != "clear")),
-            tuple(sorted(sc.places.items())), sc.first, sc.turn_limit, sc.time_out_winner,
-            sc.time_out_by_vp,
+    return (scenario.name, scenario.title, scenario.cols, scenario.rows,
+            tuple(sorted((h, t) for h, t in scenario.terrain.items() if t != "clear")),
+            tuple(sorted(scenario.places.items())), scenario.first, scenario.turn_limit,
+            scenario.time_out_winner, scenario.time_out_by_vp,
             tuple((s.name, s.display_name, tuple(s.home_edges), tuple(s.command_ap),
                    tuple(s.action_die), s.vp_target, tuple(s.objectives),
-                   tuple(s.exit_hexes), tuple(s.exit_vp)) for s in sc.sides))
+                   tuple(s.exit_hexes), tuple(s.exit_vp)) for s in scenario.sides))
 
 
 def _position_game(facts: Scenario, game: HoldTheLineGame | None) -> HoldTheLineGame:
