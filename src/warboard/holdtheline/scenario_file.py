@@ -522,35 +522,7 @@ def describe(scenario: Scenario) -> str:
             f"{k} ({OPTIONS[k][0]})" + ("" if v is True else f" = {v}")
             for k, v in scenario.options.items()))
     for seat, side in enumerate(scenario.sides):
-        lines += ["", f"Seat {seat}: {side.display_name} ({side.name}), home edge "
-                      f"{' and '.join(side.home_edges)}"]
-        ap = ", ".join(str(v) for v in side.command_ap)
-        die = "" if side.action_die == (1, 2, 3) else \
-            f"; action die 1/2/3 counts {'/'.join(str(v) for v in side.action_die)}"
-        lines.append(f"  command AP {ap}" + (" (then the last repeats)"
-                                             if len(side.command_ap) > 1 else "") + die)
-        win = [f"wins at {side.vp_target} VP" if side.vp_target else "no VP target"]
-        win += [f"{vp} VP for holding {_hex_text(h)}" + _place(scenario, h)
-                for h, vp in side.objectives]
-        if side.exit_hexes:
-            win.append(f"{side.exit_vp[0]} VP per {side.exit_vp[1]} units exited from "
-                       + ", ".join(_hex_text(h) for h in side.exit_hexes))
-        lines.append("  " + "; ".join(win))
-        kinds: dict[str, int] = {}
-        for u in side.units:
-            kinds[u.kind] = kinds.get(u.kind, 0) + 1
-        lines.append("  units: " + ", ".join(f"{n} {TABLES.units[k].label}"
-                                             for k, n in kinds.items()))
-        if side.leaders:
-            lines.append("  leaders: " + ", ".join(
-                f"{ld.name} {ld.rating[0]}/{ld.rating[1]} at {_hex_text(ld.at)}"
-                for ld in side.leaders))
-        if side.vp_counters:
-            lines.append("  VP counters: " + ", ".join(_hex_text(h) + _place(scenario, h)
-                                                      for h in side.vp_counters))
-        for r in side.reinforcements:
-            lines.append(f"  turn {r.turn}: {len(r.units)} units and {len(r.leaders)} leaders "
-                         "arrive")
+        lines += _describe_side(scenario, seat, side)
     lines += ["", "Map (north at the top):"]
     for row in range(scenario.rows):
         lines.append(("  " if row % 2 == 0 else "   ") + " ".join(
@@ -563,6 +535,41 @@ def describe(scenario: Scenario) -> str:
         lines += ["", "Special rules:", *_wrap(scenario.special_rules)]
     lines += ["", "History:", *_wrap(scenario.history)]
     return "\n".join(lines)
+
+
+def _describe_side(scenario: Scenario, seat: int, side: Side) -> list[str]:
+    """A side in ``describe``: home edge, command AP, how it wins, its forces."""
+    lines: list[str] = []
+    lines += ["", f"Seat {seat}: {side.display_name} ({side.name}), home edge "
+                  f"{' and '.join(side.home_edges)}"]
+    ap = ", ".join(str(v) for v in side.command_ap)
+    die = "" if side.action_die == (1, 2, 3) else \
+        f"; action die 1/2/3 counts {'/'.join(str(v) for v in side.action_die)}"
+    lines.append(f"  command AP {ap}" + (" (then the last repeats)"
+                                         if len(side.command_ap) > 1 else "") + die)
+    win = [f"wins at {side.vp_target} VP" if side.vp_target else "no VP target"]
+    win += [f"{vp} VP for holding {_hex_text(h)}" + _place(scenario, h)
+            for h, vp in side.objectives]
+    if side.exit_hexes:
+        win.append(f"{side.exit_vp[0]} VP per {side.exit_vp[1]} units exited from "
+                   + ", ".join(_hex_text(h) for h in side.exit_hexes))
+    lines.append("  " + "; ".join(win))
+    kinds: dict[str, int] = {}
+    for u in side.units:
+        kinds[u.kind] = kinds.get(u.kind, 0) + 1
+    lines.append("  units: " + ", ".join(f"{n} {TABLES.units[k].label}"
+                                         for k, n in kinds.items()))
+    if side.leaders:
+        lines.append("  leaders: " + ", ".join(
+            f"{ld.name} {ld.rating[0]}/{ld.rating[1]} at {_hex_text(ld.at)}"
+            for ld in side.leaders))
+    if side.vp_counters:
+        lines.append("  VP counters: " + ", ".join(_hex_text(h) + _place(scenario, h)
+                                                  for h in side.vp_counters))
+    for r in side.reinforcements:
+        lines.append(f"  turn {r.turn}: {len(r.units)} units and {len(r.leaders)} leaders "
+                     "arrive")
+    return lines
 
 
 def _place(scenario: Scenario, h: Hex) -> str:
