@@ -133,6 +133,6 @@ def los_i(state: HtlState, a: int, b: int) -> bool:
     if seen is None:
         board = state.board
         seen = (board.dist_row(a)[b] <= 1
-                or not sight_blocked(board.steps_i(a, b), los_blocks(state).__getitem__))
+                or not sight_blocked(board.steps_i(a, b), los_blocks(state)))
         d[key] = d[("los", b, a)] = seen
     return seen

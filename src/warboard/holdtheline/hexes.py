@@ -8,10 +8,11 @@ coordinates ``(x, y, z)`` with ``x + y + z == 0`` (x grows to the east, z to the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import Generic, Protocol, TypeVar
 
 Hex = tuple[int, int]  # (col, row)
 T = TypeVar("T")
+T_contra = TypeVar("T_contra", contravariant=True)
 Cube = tuple[int, int, int]
 
 # Cube directions: east, then counter-clockwise as drawn (north-east, north-west, ...).
@@ -79,15 +80,35 @@ def sight_steps(a: Hex, b: Hex) -> list[tuple[Hex, ...]]:
     return steps
 
 
-def sight_blocked(steps: Iterable[Sequence[T]], blocks: Callable[[T], bool]) -> bool:
+class Lookup(Protocol[T_contra]):
+    def __getitem__(self, key: T_contra, /) -> bool: ...
+
+
+def sight_blocked(steps: Iterable[Sequence[T]], blocked: Lookup[T]) -> bool:
     """The rule of line of sight (8.3, contract §3) over a line's ``sight_steps`` (as hexes or
     hex indices): a step blocks when its hex blocks, a step of two hexes (along a hex side)
-    only when both do."""
-    return any(blocks(step[0]) and (len(step) == 1 or blocks(step[1])) for step in steps)
+    only when both do. ``blocked[h]`` says whether ``h`` blocks (a list by hex index in the
+    searches)."""
+    for step in steps:  # noqa: SIM110 - a plain loop: this runs for every line looked at
+        if blocked[step[0]] and (len(step) == 1 or blocked[step[1]]):
+            return True
+    return False
+
+
+class ByCall(Generic[T]):
+    """``blocks(h)`` as a ``Lookup`` (``blocked[h]``)."""
+
+    __slots__ = ("blocks",)
+
+    def __init__(self, blocks: Callable[[T], bool]) -> None:
+        self.blocks = blocks
+
+    def __getitem__(self, key: T) -> bool:
+        return self.blocks(key)
 
 
 def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
     """True when ``a`` sees ``b``: adjacent hexes always do; otherwise ``sight_blocked``."""
     if distance(a, b) <= 1:
         return True
-    return not sight_blocked(sight_steps(a, b), blocks)
+    return not sight_blocked(sight_steps(a, b), ByCall(blocks))

@@ -24,7 +24,7 @@ from warboard.holdtheline.attack import attack_profile
 from warboard.holdtheline.board import WATER, sight_steps
 from warboard.holdtheline.combat import fire_range
 from warboard.holdtheline.derived import cache, enemies, los_i
-from warboard.holdtheline.hexes import Hex, sight_blocked
+from warboard.holdtheline.hexes import ByCall, Hex, sight_blocked
 from warboard.holdtheline.movement import leader_paths, unit_paths
 from warboard.holdtheline.pending import Pending
 from warboard.holdtheline.pieces import ON, Leader, Unit
@@ -71,9 +71,10 @@ def compute_legal(state: HtlState) -> list[Any]:
     out: list[Any] = []
     side = state.active
     can = _Affordable.of(state)
+    exits = state.scenario.sides[side].exit_hexes if can.exit else ()
     for ui, u in enumerate(state.units):
         if u.side == side and u.status == ON and not u.acted:
-            _unit_actions(state, ui, u, can, out)
+            _unit_actions(state, ui, u, can, exits, out)
     for li, leader in enumerate(state.leaders):
         if leader.side == side and leader.status == ON and not leader.acted:
             _leader_actions(state, li, leader, can, out)
@@ -93,8 +94,10 @@ def _companion(state: HtlState, u: Unit) -> int | None:
     return li
 
 
-def _unit_actions(state: HtlState, ui: int, u: Unit, can: _Affordable, out: list[Any]) -> None:
-    """Moves, fire, close combat and exit of unit ``ui``, in that order."""
+def _unit_actions(state: HtlState, ui: int, u: Unit, can: _Affordable,
+                  exits: tuple[Hex, ...], out: list[Any]) -> None:
+    """Moves, fire, close combat and exit (from one of ``exits``) of unit ``ui``, in that
+    order."""
     at = u.at
     assert at is not None
     li = _companion(state, u)
@@ -111,8 +114,7 @@ def _unit_actions(state: HtlState, ui: int, u: Unit, can: _Affordable, out: list
                 out.append(_new(Assault, (u.id, n, False)))
                 if can.leader_dice and li is not None:
                     out.append(_new(Assault, (u.id, n, True)))
-    exits = state.scenario.sides[u.side].exit_hexes
-    if exits and can.exit and at in exits:
+    if at in exits:
         out.append(Exit(u.id))
 
 
@@ -257,7 +259,7 @@ def _los_after_move(state: HtlState, a: Hex, b: Hex, start: Hex | None) -> bool:
     def blocked(h: Hex) -> bool:
         return blocks.get(h, False) or (h in occ and not (h == start and len(occ[h]) == 1))
 
-    return not sight_blocked(sight_steps(a, b), blocked)
+    return not sight_blocked(sight_steps(a, b), ByCall(blocked))
 
 
 def decision_actions(state: HtlState, p: Pending) -> list[Any]:

@@ -4,7 +4,7 @@ stacking limit (4.3). Pure functions of a state's pieces; no state changes."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from warboard.holdtheline import hexes
 from warboard.holdtheline.board import IMPASSABLE
@@ -18,6 +18,7 @@ from warboard.holdtheline.derived import (
 from warboard.holdtheline.hexes import Hex
 
 if TYPE_CHECKING:
+    from warboard.holdtheline.board import Board
     from warboard.holdtheline.state import HtlState
 
 def stack_ok(kinds: Iterable[str]) -> bool:
@@ -47,20 +48,6 @@ Outcome = tuple[Path, frozenset[int], frozenset[int]]  # path, enemy leaders, co
 _Key = tuple[int, frozenset[int], frozenset[int]]  # hex index, leaders and counters taken
 
 
-class _Search(NamedTuple):
-    """What a unit's path search reads, by hex index (``Board.index``)."""
-
-    cells: list[Hex]
-    nb: list[tuple[int, ...]]
-    normal: list[bool]  # terrain that lets a unit go on after entering
-    blocked: list[bool]  # may not enter or pass
-    no_end: frozenset[int]  # may pass, may not end there
-    start: int
-    allowance: int
-    exact: int
-    by_stop: bool
-
-
 def unit_paths(state: HtlState, ui: int, allowance: int, leader: int | None,
                exact: int = 0, by_stop: bool = False) -> list[Outcome]:
     """Moves of unit ``ui`` of at most ``allowance`` hexes (exactly ``exact`` if given): one path
@@ -77,18 +64,19 @@ def unit_paths(state: HtlState, ui: int, allowance: int, leader: int | None,
     start = board.index[u.at]  # type: ignore[index]
     # hexes it may not enter: impassable, enemy units, a friendly unit of its own class (4.3)
     blocked = entry_blocked(state, side, u.kind == "artillery")
-    search = _Search(board.cells, board.nb_i, board.normal_i, blocked,
-                     _no_end(state, side, leader), start, allowance, exact, by_stop)
+    no_end = _NO_INDICES if leader is None else _no_end(state, side, leader)
     caps = captures(state, side)  # index -> (enemy leader index or None, enemy counter or None)
-    if caps and min(board.dist_row(start)[i] for i in caps) <= allowance:
-        return _paths_by_outcome(search, caps)
-    return _paths_by_end(search)  # nothing to take within reach
+    if caps:
+        dist = board.dist_row(start)
+        if min(dist[i] for i in caps) <= allowance:
+            return _paths_by_outcome(board, blocked, no_end, start, allowance, exact, by_stop,
+                                     caps)
+    # nothing to take within reach
+    return _paths_by_end(board, blocked, no_end, start, allowance, exact, by_stop)
 
 
-def _no_end(state: HtlState, side: int, leader: int | None) -> frozenset[int]:
+def _no_end(state: HtlState, side: int, leader: int) -> frozenset[int]:
     """With a leader along, a unit may not end where another friendly leader stands (4.3)."""
-    if leader is None:
-        return _NO_INDICES
     no_end = friendly_leaders(state, side)
     own = state.leaders[leader].at
     if own is not None:
@@ -98,11 +86,13 @@ def _no_end(state: HtlState, side: int, leader: int | None) -> frozenset[int]:
     return no_end
 
 
-def _paths_by_end(search: _Search) -> list[Outcome]:
+def _paths_by_end(board: Board, blk: list[bool], no_end: frozenset[int], start: int,
+                  allowance: int, exact: int, by_stop: bool) -> list[Outcome]:
     """``unit_paths`` with nothing to take on the way: the outcome is the end hex alone (with
     ``by_stop``, also the hex before it). Every hex of a path is in ``seen``, so a path never
-    re-enters a hex."""
-    cells, nb, normal, blk, no_end, start, allowance, exact, by_stop = search
+    re-enters a hex. ``blk``: may not enter or pass; ``no_end``: may pass, may not end there
+    (by hex index)."""
+    cells, nb, normal = board.cells, board.nb_i, board.normal_i
     empty = _EMPTY
     out: list[Outcome] = []
     seen = {start}
@@ -135,11 +125,12 @@ def _paths_by_end(search: _Search) -> list[Outcome]:
     return out
 
 
-def _paths_by_outcome(search: _Search, caps: dict[int, tuple[int | None, int | None]],
-                      ) -> list[Outcome]:
+def _paths_by_outcome(board: Board, blk: list[bool], no_end: frozenset[int], start: int,
+                      allowance: int, exact: int, by_stop: bool,
+                      caps: dict[int, tuple[int | None, int | None]]) -> list[Outcome]:
     """``unit_paths`` where something may be taken: the search state is (hex, leaders taken,
     counters taken), and a path only avoids the hexes it has been in itself."""
-    cells, nb, normal, blk, no_end, start, allowance, exact, by_stop = search
+    cells, nb, normal = board.cells, board.nb_i, board.normal_i
     empty = _EMPTY
     out: list[Outcome] = []
     seen_outcome: set[_Key] = set()
