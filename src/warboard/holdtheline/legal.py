@@ -72,9 +72,16 @@ def compute_legal(state: HtlState) -> list[Any]:
     side = state.active
     can = _Affordable.of(state)
     exits = state.scenario.sides[side].exit_hexes if can.exit else ()
+    lead, leaders = state.leader_at(), state.leaders
     for ui, u in enumerate(state.units):
         if u.side == side and u.status == ON and not u.acted:
-            _unit_actions(state, ui, u, can, exits, out)
+            # the leader that may go along: friendly, in the hex since the turn began, idle
+            li = lead.get(u.at)  # type: ignore[arg-type]
+            if li is not None:
+                leader = leaders[li]
+                if leader.side != side or leader.acted or leader.start_at != u.at:
+                    li = None
+            _unit_actions(state, ui, u, li, can, exits, out)
     for li, leader in enumerate(state.leaders):
         if leader.side == side and leader.status == ON and not leader.acted:
             _leader_actions(state, li, leader, can, out)
@@ -82,25 +89,12 @@ def compute_legal(state: HtlState) -> list[Any]:
     return out
 
 
-def _companion(state: HtlState, u: Unit) -> int | None:
-    """The index of the leader that may go along with unit ``u``: a friendly one in its hex
-    that started the turn there and has not acted."""
-    li = state.leader_at().get(u.at)  # type: ignore[arg-type]
-    if li is None:
-        return None
-    leader = state.leaders[li]
-    if leader.side != u.side or leader.acted or leader.start_at != u.at:
-        return None
-    return li
-
-
-def _unit_actions(state: HtlState, ui: int, u: Unit, can: _Affordable,
+def _unit_actions(state: HtlState, ui: int, u: Unit, li: int | None, can: _Affordable,
                   exits: tuple[Hex, ...], out: list[Any]) -> None:
-    """Moves, fire, close combat and exit (from one of ``exits``) of unit ``ui``, in that
-    order."""
+    """Moves (with the leader ``li`` too), fire, close combat and exit (from one of
+    ``exits``) of unit ``ui``, in that order."""
     at = u.at
     assert at is not None
-    li = _companion(state, u)
     if can.move:
         _unit_moves(state, ui, u, li, can, out)
     if can.fire:
