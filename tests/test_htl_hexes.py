@@ -20,7 +20,6 @@ from warboard.holdtheline.hexes import (
     sight_steps,
     to_cube,
     to_offset,
-    within,
 )
 
 COLS, ROWS = 13, 9
@@ -102,21 +101,6 @@ def test_distances_on_the_board():
     assert distance((6, 4), (7, 3)) == 2
     assert distance((6, 3), (7, 4)) == 1  # row 3 is odd: (6,4) and (7,4)
     assert distance((6, 3), (5, 4)) == 2
-
-
-@given(board_hexes, st.integers(1, 4))
-def test_within_is_every_board_hex_in_range(h, radius):
-    got = list(within(h, radius, COLS, ROWS))
-    assert len(got) == len(set(got))
-    expected = {(c, r) for c in range(COLS) for r in range(ROWS)
-                if 1 <= distance(h, (c, r)) <= radius}
-    assert set(got) == expected
-
-
-def test_within_counts_off_the_edge():
-    assert len(list(within((6, 4), 1, COLS, ROWS))) == 6
-    assert len(list(within((6, 4), 2, COLS, ROWS))) == 18
-    assert len(list(within((0, 0), 1, COLS, ROWS))) == 2  # (1,0) and (0,1)
 
 
 def test_on_board():

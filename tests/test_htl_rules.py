@@ -1061,11 +1061,12 @@ def test_leaders_do_not_block_and_friendly_units_are_passed_where_stacking_allow
 
 def test_lines_of_sight_along_the_board_edge():
     """A line along a hex side at the edge passes an off-board hex: it never blocks."""
-    from warboard.holdtheline.hexes import within
+    from warboard.holdtheline.hexes import distance
 
     s = start(scenario([u("A1", "artillery", (0, 1))], [u("B1", "regular", (0, 3))],
                        terrain={(0, 2): "forest"}))
     for c in range(13):
         for r in range(9):
-            for b in within((c, r), 3, 13, 9):
+            for b in [(x, y) for y in range(9) for x in range(13)
+                      if 1 <= distance((c, r), (x, y)) <= 3]:
                 assert s.los((c, r), b) == s.los(b, (c, r))

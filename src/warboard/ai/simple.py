@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -38,7 +39,7 @@ class GreedyAgent:
         seat = view_seat(view)
         base = game.sample_state(view, rng)
         best: list[Action] = []
-        best_value = -math_inf
+        best_value = -math.inf
         for action in legal:
             after = base.clone()
             after.apply(action)
@@ -49,5 +50,3 @@ class GreedyAgent:
                 best.append(action)
         return rng.choice(best)
 
-
-math_inf = float("inf")

@@ -9,6 +9,7 @@ retreats before close combat).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from warboard.core.errors import IllegalActionError
@@ -89,48 +90,50 @@ def _hex(h: Hex) -> list[int]:
 
 
 def action_to_json(a: Any) -> dict[str, Any]:
-    if isinstance(a, Die):
-        return {"type": "die", "value": a.value}
-    if isinstance(a, Move):
-        out: dict[str, Any] = {"type": "move"}
-        if a.unit is not None:
-            out["unit"] = a.unit
-        if a.leader is not None:
-            out["leader"] = a.leader
-        out["path"] = [_hex(h) for h in a.path]
-        if a.bonus:
-            out["bonus"] = True
-        if a.fire is not None:
-            out["fire"] = _hex(a.fire)
-        if a.force_march:
-            out["force_march"] = True
-        return out
-    if isinstance(a, Fire):
-        return {"type": "fire", "unit": a.unit, "target": _hex(a.target)}
-    if isinstance(a, Assault):
-        out = {"type": "assault", "unit": a.unit, "target": _hex(a.target)}
-        if a.leader_dice:
-            out["leader_dice"] = True
-        return out
-    if isinstance(a, Rally):
-        return {"type": "rally", "leader": a.leader, "unit": a.unit}
-    if isinstance(a, Exit):
-        return {"type": "exit", "unit": a.unit}
-    if isinstance(a, End):
-        return {"type": "end"}
-    if isinstance(a, Allocate):
-        return {"type": "allocate", "unit": a.unit}
-    if isinstance(a, Retreat):
-        return {"type": "retreat", "unit": a.unit, "to": _hex(a.to)}
-    if isinstance(a, Displace):
-        return {"type": "displace", "unit": a.unit, "to": _hex(a.to)}
-    if isinstance(a, Escape):
-        return {"type": "escape", "leader": a.leader, "to": _hex(a.to)}
-    if isinstance(a, Advance):
-        return {"type": "advance", "yes": a.yes}
-    if isinstance(a, Evade):
-        return {"type": "evade", "yes": a.yes}
-    raise TypeError(f"not a Hold the Line action: {a!r}")
+    write = _TO_JSON.get(type(a))
+    if write is None:
+        raise TypeError(f"not a Hold the Line action: {a!r}")
+    return write(a)
+
+
+def _move_json(a: Move) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "move"}
+    if a.unit is not None:
+        out["unit"] = a.unit
+    if a.leader is not None:
+        out["leader"] = a.leader
+    out["path"] = [_hex(h) for h in a.path]
+    if a.bonus:
+        out["bonus"] = True
+    if a.fire is not None:
+        out["fire"] = _hex(a.fire)
+    if a.force_march:
+        out["force_march"] = True
+    return out
+
+
+def _assault_json(a: Assault) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "assault", "unit": a.unit, "target": _hex(a.target)}
+    if a.leader_dice:
+        out["leader_dice"] = True
+    return out
+
+
+_TO_JSON: dict[type, Callable[[Any], dict[str, Any]]] = {
+    Die: lambda a: {"type": "die", "value": a.value},
+    Move: _move_json,
+    Fire: lambda a: {"type": "fire", "unit": a.unit, "target": _hex(a.target)},
+    Assault: _assault_json,
+    Rally: lambda a: {"type": "rally", "leader": a.leader, "unit": a.unit},
+    Exit: lambda a: {"type": "exit", "unit": a.unit},
+    End: lambda a: {"type": "end"},
+    Allocate: lambda a: {"type": "allocate", "unit": a.unit},
+    Retreat: lambda a: {"type": "retreat", "unit": a.unit, "to": _hex(a.to)},
+    Displace: lambda a: {"type": "displace", "unit": a.unit, "to": _hex(a.to)},
+    Escape: lambda a: {"type": "escape", "leader": a.leader, "to": _hex(a.to)},
+    Advance: lambda a: {"type": "advance", "yes": a.yes},
+    Evade: lambda a: {"type": "evade", "yes": a.yes},
+}
 
 
 _KEYS: dict[str, set[str]] = {
@@ -173,44 +176,45 @@ def action_from_json(data: Any) -> Any:
     extra = set(data) - _KEYS[kind] - {"type"}
     if extra:
         raise IllegalActionError(f"unknown field {sorted(extra)[0]!r} in a {kind} action")
-    if kind == "die":
-        v = data.get("value")
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise IllegalActionError("'value' of a die must be a whole number")
-        return Die(v)
-    if kind == "move":
-        path = data.get("path")
-        if not isinstance(path, list) or not path:
-            raise IllegalActionError("'path' must be a non-empty list of hexes")
-        unit = _name(data, "unit") if "unit" in data else None
-        leader = _name(data, "leader") if "leader" in data else None
-        if unit is None and leader is None:
-            raise IllegalActionError("a move names a 'unit', a 'leader' or both")
-        fire = parse_hex(data["fire"], "fire") if data.get("fire") is not None else None
-        return Move(unit, leader, tuple(parse_hex(h, "path") for h in path),
-                    _flag(data, "bonus"), fire, _flag(data, "force_march"))
-    if kind == "fire":
-        return Fire(_name(data, "unit"), parse_hex(data.get("target"), "target"))
-    if kind == "assault":
-        return Assault(_name(data, "unit"), parse_hex(data.get("target"), "target"),
-                       _flag(data, "leader_dice"))
-    if kind == "rally":
-        return Rally(_name(data, "leader"), _name(data, "unit"))
-    if kind == "exit":
-        return Exit(_name(data, "unit"))
-    if kind == "end":
-        return END
-    if kind == "allocate":
-        return Allocate(_name(data, "unit"))
-    if kind == "retreat":
-        return Retreat(_name(data, "unit"), parse_hex(data.get("to"), "to"))
-    if kind == "displace":
-        return Displace(_name(data, "unit"), parse_hex(data.get("to"), "to"))
-    if kind == "escape":
-        return Escape(_name(data, "leader"), parse_hex(data.get("to"), "to"))
-    if kind == "advance":
-        return Advance(_flag(data, "yes", None))
-    return Evade(_flag(data, "yes", None))
+    return _PARSERS[kind](data)
+
+
+def _die_from_json(data: dict[str, Any]) -> Die:
+    v = data.get("value")
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise IllegalActionError("'value' of a die must be a whole number")
+    return Die(v)
+
+
+def _move_from_json(data: dict[str, Any]) -> Move:
+    path = data.get("path")
+    if not isinstance(path, list) or not path:
+        raise IllegalActionError("'path' must be a non-empty list of hexes")
+    unit = _name(data, "unit") if "unit" in data else None
+    leader = _name(data, "leader") if "leader" in data else None
+    if unit is None and leader is None:
+        raise IllegalActionError("a move names a 'unit', a 'leader' or both")
+    fire = parse_hex(data["fire"], "fire") if data.get("fire") is not None else None
+    return Move(unit, leader, tuple(parse_hex(h, "path") for h in path),
+                _flag(data, "bonus"), fire, _flag(data, "force_march"))
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "die": _die_from_json,
+    "move": _move_from_json,
+    "fire": lambda d: Fire(_name(d, "unit"), parse_hex(d.get("target"), "target")),
+    "assault": lambda d: Assault(_name(d, "unit"), parse_hex(d.get("target"), "target"),
+                                 _flag(d, "leader_dice")),
+    "rally": lambda d: Rally(_name(d, "leader"), _name(d, "unit")),
+    "exit": lambda d: Exit(_name(d, "unit")),
+    "end": lambda d: END,
+    "allocate": lambda d: Allocate(_name(d, "unit")),
+    "retreat": lambda d: Retreat(_name(d, "unit"), parse_hex(d.get("to"), "to")),
+    "displace": lambda d: Displace(_name(d, "unit"), parse_hex(d.get("to"), "to")),
+    "escape": lambda d: Escape(_name(d, "leader"), parse_hex(d.get("to"), "to")),
+    "advance": lambda d: Advance(_flag(d, "yes", None)),
+    "evade": lambda d: Evade(_flag(d, "yes", None)),
+}
 
 
 def _t(h: Hex) -> str:
@@ -219,39 +223,37 @@ def _t(h: Hex) -> str:
 
 def action_to_text(a: Any) -> str:
     """A short readable form, e.g. ``move A3 4,5 4,4`` or ``fire A3 at 5,4``."""
-    if isinstance(a, Die):
-        return f"die {a.value}"
-    if isinstance(a, Move):
-        who = " + ".join(x for x in (a.unit, a.leader) if x)
-        text = f"move {who} {' '.join(_t(h) for h in a.path)}"
-        if a.bonus:
-            text += " (leader bonus)"
-        if a.force_march:
-            text += " (force march)"
-        if a.fire is not None:
-            text += f" then fire at {_t(a.fire)}"
-        return text
-    if isinstance(a, Fire):
-        return f"fire {a.unit} at {_t(a.target)}"
-    if isinstance(a, Assault):
-        return f"assault {a.unit} at {_t(a.target)}" + (" with leader dice" if a.leader_dice
-                                                         else "")
-    if isinstance(a, Rally):
-        return f"rally {a.unit} by {a.leader}"
-    if isinstance(a, Exit):
-        return f"exit {a.unit}"
-    if isinstance(a, End):
-        return "end turn"
-    if isinstance(a, Allocate):
-        return f"hits to {a.unit}"
-    if isinstance(a, Retreat):
-        return f"retreat {a.unit} to {_t(a.to)}"
-    if isinstance(a, Displace):
-        return f"displace {a.unit} to {_t(a.to)}"
-    if isinstance(a, Escape):
-        return f"escape {a.leader} to {_t(a.to)}"
-    if isinstance(a, Advance):
-        return "advance" if a.yes else "do not advance"
-    if isinstance(a, Evade):
-        return "dragoons evade" if a.yes else "dragoons stand"
-    raise TypeError(f"not a Hold the Line action: {a!r}")
+    write = _TO_TEXT.get(type(a))
+    if write is None:
+        raise TypeError(f"not a Hold the Line action: {a!r}")
+    return write(a)
+
+
+def _move_text(a: Move) -> str:
+    who = " + ".join(x for x in (a.unit, a.leader) if x)
+    text = f"move {who} {' '.join(_t(h) for h in a.path)}"
+    if a.bonus:
+        text += " (leader bonus)"
+    if a.force_march:
+        text += " (force march)"
+    if a.fire is not None:
+        text += f" then fire at {_t(a.fire)}"
+    return text
+
+
+_TO_TEXT: dict[type, Callable[[Any], str]] = {
+    Die: lambda a: f"die {a.value}",
+    Move: _move_text,
+    Fire: lambda a: f"fire {a.unit} at {_t(a.target)}",
+    Assault: lambda a: f"assault {a.unit} at {_t(a.target)}"
+    + (" with leader dice" if a.leader_dice else ""),
+    Rally: lambda a: f"rally {a.unit} by {a.leader}",
+    Exit: lambda a: f"exit {a.unit}",
+    End: lambda a: "end turn",
+    Allocate: lambda a: f"hits to {a.unit}",
+    Retreat: lambda a: f"retreat {a.unit} to {_t(a.to)}",
+    Displace: lambda a: f"displace {a.unit} to {_t(a.to)}",
+    Escape: lambda a: f"escape {a.leader} to {_t(a.to)}",
+    Advance: lambda a: "advance" if a.yes else "do not advance",
+    Evade: lambda a: "dragoons evade" if a.yes else "dragoons stand",
+}

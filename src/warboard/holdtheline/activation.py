@@ -31,115 +31,125 @@ def move_cost(a: Move) -> int:
         COST["force_march"] if a.force_march else 0)
 
 
-def activate(st: HtlState, a: Any) -> None:
+def activate(state: HtlState, a: Any) -> None:
     """Carry out an activation of the active side (not ``End``); an attack or force march
-    leaves ``st.pending`` for ``resolve.run``."""
+    leaves ``state.pending`` for ``resolve.run``."""
     if isinstance(a, Move):
-        _do_move(st, a)
+        _do_move(state, a)
     elif isinstance(a, Fire):
-        start_attack(st, st.unit_index(a.unit), a.target, assault=False,
+        start_attack(state, state.unit_index(a.unit), a.target, assault=False,
                      cost=COST["fire"])
     elif isinstance(a, Assault):
-        start_attack(st, st.unit_index(a.unit), a.target, assault=True,
+        start_attack(state, state.unit_index(a.unit), a.target, assault=True,
                      cost=COST["assault"] + (COST["leader_dice"] if a.leader_dice else 0),
                      leader_dice=a.leader_dice)
     elif isinstance(a, Rally):
-        L, u = st.leader(a.leader), st.unit(a.unit)
-        st.ap -= COST["rally"]
+        leader, u = state.leader(a.leader), state.unit(a.unit)
+        state.ap -= COST["rally"]
         u.mp += 1
         u.acted = True
-        L.acted = True
-        log(st, "rally", f"{L.name} rallies {st.uname(u)} to {u.mp} MP ({COST['rally']}"
-            " AP)", unit=u.id, leader=L.id, mp=u.mp, ap=COST["rally"])
+        leader.acted = True
+        log(state, "rally", f"{leader.name} rallies {state.uname(u)} to {u.mp} MP ({COST['rally']}"
+            " AP)", unit=u.id, leader=leader.id, mp=u.mp, ap=COST["rally"])
     elif isinstance(a, Exit):
-        u = st.unit(a.unit)
-        st.ap -= COST["exit"]
+        u = state.unit(a.unit)
+        state.ap -= COST["exit"]
         u.acted = True
         u.status, u.at = EXITED, None
-        st.exited[u.side] += 1
-        st._moved()
-        log(st, "exit", f"{st.uname(u)} exits the board ({st.exited[u.side]} out)",
+        state.exited[u.side] += 1
+        state.pieces_moved()
+        log(state, "exit", f"{state.uname(u)} exits the board ({state.exited[u.side]} out)",
             unit=u.id, ap=COST["exit"])
 
 
-def _do_move(st: HtlState, a: Move) -> None:
+def _do_move(state: HtlState, a: Move) -> None:
     if a.unit is None:
-        L = st.leader(a.leader)  # type: ignore[arg-type]
-        st.ap -= move_cost(a)
-        L.acted = True
-        L.at = a.path[-1]
-        st._moved()
-        log(st, "move", lambda: f"{L.name} moves to {hex_text(L.at)} "
-            f"({COST['leader_move']} AP)", leader=L.id, path=[list(h) for h in a.path],
-            ap=COST["leader_move"])
-        return
-    ui = st.unit_index(a.unit)
-    u = st.units[ui]
-    L = st.leader(a.leader) if a.leader is not None else None
+        _move_leader_alone(state, a)
+    else:
+        _move_unit(state, a, a.unit)
+
+
+def _move_leader_alone(state: HtlState, a: Move) -> None:
+    leader = state.leader(a.leader)  # type: ignore[arg-type]
+    state.ap -= move_cost(a)
+    leader.acted = True
+    leader.at = a.path[-1]
+    state.pieces_moved()
+    log(state, "move", lambda: f"{leader.name} moves to {hex_text(leader.at)} "
+        f"({COST['leader_move']} AP)", leader=leader.id, path=[list(h) for h in a.path],
+        ap=COST["leader_move"])
+
+
+def _move_unit(state: HtlState, a: Move, uid: str) -> None:
+    """A unit's move (with its leader), then the dragoon's fire or the force march's roll."""
+    ui = state.unit_index(uid)
+    u = state.units[ui]
+    companion = state.leader(a.leader) if a.leader is not None else None
     cost = move_cost(a)
-    st.ap -= cost
+    state.ap -= cost
     u.acted = True
     u.moved = True
     start = u.at
     path = a.path[:-1] if a.force_march else a.path
     for h in path:
-        enter(st, ui, h)
-    if L is not None:
-        L.acted = True
-        L.at = u.at
-        st._moved()
-    extra = " with " + L.name if L is not None else ""
+        enter(state, ui, h)
+    if companion is not None:
+        companion.acted = True
+        companion.at = u.at
+        state.pieces_moved()
+    extra = " with " + companion.name if companion is not None else ""
     how = " (leader bonus)" if a.bonus else ""
-    log(st, "move", lambda: f"{st.uname(u)}{extra} moves {hex_text(start)} to "
+    log(state, "move", lambda: f"{state.uname(u)}{extra} moves {hex_text(start)} to "
         f"{hex_text(u.at)}{how} ({cost} AP)", unit=u.id, leader=a.leader,
         path=[list(h) for h in path], ap=cost)
     if a.fire is not None:
-        start_attack(st, ui, a.fire, assault=False, cost=0)
+        start_attack(state, ui, a.fire, assault=False, cost=0)
     elif a.force_march:
+        assert u.at is not None
         p = Pending("force_march", u.id, u.side, u.at, a.path[-1])
         p.stage = "fm"
         p.leader = a.leader
         p.path = a.path
-        st.pending = p
+        state.pending = p
 
 
-def stage_fm(st: HtlState, p: Pending) -> bool:
+def stage_fm(state: HtlState, p: Pending) -> bool:
     return wait_die(p)
 
 
-def stage_fatigue(st: HtlState, p: Pending) -> bool:
+def stage_fatigue(state: HtlState, p: Pending) -> bool:
     return wait_die(p)
 
 
-def roll_force_march(st: HtlState, p: Pending, v: int) -> None:
+def roll_force_march(state: HtlState, p: Pending, v: int) -> None:
     """A force march's morale roll (11.8): passing, the unit enters its last hex."""
-    ui = st.unit_index(p.unit)
-    u = st.units[ui]
+    ui = state.unit_index(p.unit)
+    u = state.units[ui]
     need = u.mp + (1 if u.kind == "elite" else 0)  # a morale roll: elite +1 (3.4.2)
     ok = v <= need
-    log(st, "die", lambda: f"force march of {st.uname(u)}: {v} against {need}"
+    log(state, "die", lambda: f"force march of {state.uname(u)}: {v} against {need}"
         + (" (MP + 1 elite)" if need != u.mp else " MP")
         + f": {'succeeds' if ok else 'fails'}", roll="force_march", value=v,
         need=need, passed=ok, unit=u.id)
     if ok:
-        enter(st, ui, p.target)
+        enter(state, ui, p.target)
         if p.leader is not None:
-            L = st.leader(p.leader)
-            L.at = u.at
-            st._moved()
-        p.stage = "fatigue" if st.opts.march_fatigue else "done"
+            leader = state.leader(p.leader)
+            leader.at = u.at
+            state.pieces_moved()
+        p.stage = "fatigue" if state.opts.march_fatigue else "done"
     else:
         p.stage = "done"
 
 
-def roll_fatigue(st: HtlState, p: Pending, v: int) -> None:
+def roll_fatigue(state: HtlState, p: Pending, v: int) -> None:
     """March fatigue (11.9): 4 or more costs an MP (not below 1)."""
-    u = st.unit(p.unit)
+    u = state.unit(p.unit)
     tired = v >= 4 and u.mp > 1
     if tired:
         u.mp -= 1
         u.worn += 1  # not a combat loss: never rallied back (9.4)
-    log(st, "die", lambda: f"fatigue of {st.uname(u)}: {v}: "
+    log(state, "die", lambda: f"fatigue of {state.uname(u)}: {v}: "
         + (f"-1 MP ({u.mp} MP)" if tired else "no loss"), roll="fatigue",
         value=v, loss=tired, unit=u.id)
     p.stage = "done"

@@ -29,87 +29,87 @@ if TYPE_CHECKING:
 UNITS = TABLES.units
 
 
-def attack_profile(st: HtlState, ui: int, origin: Hex, target: Hex, assault: bool,
+def attack_profile(state: HtlState, ui: int, origin: Hex, target: Hex, assault: bool,
                    leader_dice: int = 0) -> Profile:
     """Dice, hit number and die modifier of an attack by unit ``ui`` from ``origin``."""
-    u = st.units[ui]
+    u = state.units[ui]
     ut = UNITS[u.kind]
-    board = st.board
+    board = state.board
     dist = hexes.distance(origin, target)
     hit_on = ut.close if assault else fire_hit_number(ut, dist)
-    mod = terrain_mod(board.combat[target], board.terrain[target], ut, st.opts)
-    flank = st.opts.flank_attacks and _flanked(st, u.side, origin, target)
+    mod = terrain_mod(board.combat[target], board.terrain[target], ut, state.opts)
+    flank = state.opts.flank_attacks and _flanked(state, u.side, origin, target)
     if flank:
         mod += 1
-    return Profile(dice_count(ut, u.mp, st.opts, leader_dice), hit_on, mod, dist, flank)
+    return Profile(dice_count(ut, u.mp, state.opts, leader_dice), hit_on, mod, dist, flank)
 
 
-def _flanked(st: HtlState, side: int, origin: Hex, target: Hex) -> bool:
+def _flanked(state: HtlState, side: int, origin: Hex, target: Hex) -> bool:
     """11.14: a friendly unit on the far side of the target, adjacent to it, has already
     attacked it this turn."""
     if hexes.distance(origin, target) != 1:
         return False
     o, t = hexes.to_cube(origin), hexes.to_cube(target)
     opp = hexes.to_offset((2 * t[0] - o[0], 2 * t[1] - o[1], 2 * t[2] - o[2]))
-    if opp not in st.attacks.get(target, ()):
+    if opp not in state.attacks.get(target, ()):
         return False
-    here = st.occupancy().get(opp)
-    return bool(here) and st.units[here[0]].side == side
+    here = state.occupancy().get(opp)
+    return here is not None and state.units[here[0]].side == side
 
 
-def defending_units(st: HtlState, p: Pending) -> list[int]:
-    here = st.occupancy().get(p.target, ())
-    return [i for i in here if st.units[i].side != p.side]
+def defending_units(state: HtlState, p: Pending) -> list[int]:
+    here = state.occupancy().get(p.target, ())
+    return [i for i in here if state.units[i].side != p.side]
 
 
-def start_attack(st: HtlState, ui: int, target: Hex, assault: bool, cost: int,
+def start_attack(state: HtlState, ui: int, target: Hex, assault: bool, cost: int,
                  leader_dice: bool = False) -> None:
-    u = st.units[ui]
+    u = state.units[ui]
     origin = u.at
     assert origin is not None
-    st.ap -= cost
+    state.ap -= cost
     u.acted = True
     kind = "assault" if assault else "fire"
     p = Pending(kind, u.id, u.side, origin, target)
     ld = 0
     if leader_dice:
-        li = st.leader_at()[origin]
-        L = st.leaders[li]
-        L.acted = True
-        p.leader = L.id
-        ld = L.rating[0]
-    prof = attack_profile(st, ui, origin, target, assault, ld)
+        li = state.leader_at()[origin]
+        leader = state.leaders[li]
+        leader.acted = True
+        p.leader = leader.id
+        ld = leader.rating[0]
+    prof = attack_profile(state, ui, origin, target, assault, ld)
     p.n_dice, p.hit_on, p.mod, p.dist, p.flank = prof.dice, prof.hit_on, prof.mod, \
         prof.dist, prof.flank
-    st.attacks[target] = (*st.attacks.get(target, ()), origin)
-    for i in defending_units(st, p):
-        st.units[i].fired_at = True
+    state.attacks[target] = (*state.attacks.get(target, ()), origin)
+    for i in defending_units(state, p):
+        state.units[i].fired_at = True
     nat = natural_hit_on(p.hit_on, p.mod)
     what = "close combat against" if assault else "fires at"
-    log(st, kind, lambda: f"{st.uname(u)} {what} {hex_text(target)} (range {p.dist}, "
+    log(state, kind, lambda: f"{state.uname(u)} {what} {hex_text(target)} (range {p.dist}, "
         f"{p.n_dice} dice, hit on {nat if nat <= 6 else 'nothing'}"
         + (", flank +1" if p.flank else "") + (f"; {cost} AP)" if cost else ")"),
         unit=u.id, target=list(target), dice=p.n_dice, hit_on=nat, ap=cost)
     if assault:
-        p.stage = "atk_morale" if st.opts.attacker_morale else "evade"
+        p.stage = "atk_morale" if state.opts.attacker_morale else "evade"
     else:
         p.stage = "attack"
-    st.pending = p
+    state.pending = p
 
 
-def stage_atk_morale(st: HtlState, p: Pending) -> bool:
+def stage_atk_morale(state: HtlState, p: Pending) -> bool:
     return wait_die(p)
 
 
-def stage_morale_init(st: HtlState, p: Pending) -> bool:
-    defenders = defending_units(st, p)
-    defenders.sort(key=lambda i: st.units[i].kind == "artillery")
-    lead = st.leader_at().get(p.target)
-    has_leader = lead is not None and st.leaders[lead].side != p.side
+def stage_morale_init(state: HtlState, p: Pending) -> bool:
+    defenders = defending_units(state, p)
+    defenders.sort(key=lambda i: state.units[i].kind == "artillery")
+    lead = state.leader_at().get(p.target)
+    has_leader = lead is not None and state.leaders[lead].side != p.side
     p.morale = []
     for i in defenders:
-        u = st.units[i]
-        need = (u.mp + (1 if has_leader else 0) + st.board.morale[p.target]
+        u = state.units[i]
+        need = (u.mp + (1 if has_leader else 0) + state.board.morale[p.target]
                 + (1 if u.kind == "elite" else 0) - (1 if p.flank else 0))
         p.morale.append([u.id, None, need, None])
     p.mi = 0
@@ -117,15 +117,15 @@ def stage_morale_init(st: HtlState, p: Pending) -> bool:
     return False
 
 
-def stage_morale(st: HtlState, p: Pending) -> bool:
+def stage_morale(state: HtlState, p: Pending) -> bool:
     while p.mi < len(p.morale):
         entry = p.morale[p.mi]
-        u = st.unit(entry[0])
+        u = state.unit(entry[0])
         if u.kind == "artillery" and any(
-                e[3] is False and UNITS[st.unit(e[0]).kind].infantry
+                e[3] is False and UNITS[state.unit(e[0]).kind].infantry
                 for e in p.morale[:p.mi]):
             entry[3] = False
-            log(st, "morale", f"{st.uname(u)} passes morale with the infantry it is "
+            log(state, "morale", f"{state.uname(u)} passes morale with the infantry it is "
                 "stacked with (8.5.4)", unit=u.id, passed=True)
             p.mi += 1
             continue
@@ -134,19 +134,19 @@ def stage_morale(st: HtlState, p: Pending) -> bool:
     return False
 
 
-def stage_attack(st: HtlState, p: Pending) -> bool:
+def stage_attack(state: HtlState, p: Pending) -> bool:
     if len(p.dice) < p.n_dice:
         return wait_die(p)
     p.hits = sum(1 for d in p.dice if die_hits(d, p.hit_on, p.mod))
     p.ones = sum(1 for d in p.dice if d == 1)
-    log(st, "hits", lambda: f"{p.hits} hit{'s' if p.hits != 1 else ''} "
+    log(state, "hits", lambda: f"{p.hits} hit{'s' if p.hits != 1 else ''} "
         f"(dice {', '.join(map(str, p.dice))})", unit=p.unit, hits=p.hits,
         dice=p.dice[:])
-    li = st.leader_at().get(p.target)
+    li = state.leader_at().get(p.target)
     checks: list[str] = []
     if p.ones:
-        if li is not None and st.leaders[li].side != p.side:
-            did = st.leaders[li].id
+        if li is not None and state.leaders[li].side != p.side:
+            did = state.leaders[li].id
             checks += [did] * (p.ones if p.kind == "assault" else 1)
         if p.leader is not None and p.kind == "assault":
             checks += [p.leader] * p.ones
@@ -155,54 +155,54 @@ def stage_attack(st: HtlState, p: Pending) -> bool:
     return False
 
 
-def stage_allocate(st: HtlState, p: Pending) -> bool:
+def stage_allocate(state: HtlState, p: Pending) -> bool:
     p.stage = "leader"
     if p.hits <= 0:
         return False
-    defenders = defending_units(st, p)
+    defenders = defending_units(state, p)
     if not defenders:
         return False
     if len(defenders) == 1:
-        apply_hits(st, p, defenders[0])
+        apply_hits(state, p, defenders[0])
         return False
-    a, b = (st.units[i] for i in defenders[:2])
+    a, b = (state.units[i] for i in defenders[:2])
     if a.mp != b.mp:
-        apply_hits(st, p, defenders[0] if a.mp > b.mp else defenders[1])
+        apply_hits(state, p, defenders[0] if a.mp > b.mp else defenders[1])
         return False
     p.stage = "allocate"
     return wait_decision(p, 1 - p.side, [a.id, b.id])
 
 
-def apply_hits(st: HtlState, p: Pending, vi: int) -> None:
-    v = st.units[vi]
+def apply_hits(state: HtlState, p: Pending, vi: int) -> None:
+    v = state.units[vi]
     p.victim = v.id
     hits = p.hits
     if v.kind == "elite" and hits >= v.mp:
         p.elite_left = hits - (v.mp - 1)
         v.mp = 1
-        log(st, "damage", f"{st.uname(v)} takes {hits} hit{'s' if hits > 1 else ''}: "
+        log(state, "damage", f"{state.uname(v)} takes {hits} hit{'s' if hits > 1 else ''}: "
             f"1 MP, {p.elite_left} survival roll{'s' if p.elite_left > 1 else ''} "
             "(3.4.2)", unit=v.id, hits=hits, mp=1)
         p.stage = "elite"
         return
     v.mp -= hits
     if v.mp < 1:
-        eliminate_unit(st, vi, f"{hits} hit{'s' if hits > 1 else ''}")
+        eliminate_unit(state, vi, f"{hits} hit{'s' if hits > 1 else ''}")
     else:
-        log(st, "damage", f"{st.uname(v)} takes {hits} hit{'s' if hits > 1 else ''}: "
+        log(state, "damage", f"{state.uname(v)} takes {hits} hit{'s' if hits > 1 else ''}: "
             f"{v.mp} MP", unit=v.id, hits=hits, mp=v.mp)
 
 
-def stage_elite(st: HtlState, p: Pending) -> bool:
-    v = st.unit(p.victim) if p.victim else None
+def stage_elite(state: HtlState, p: Pending) -> bool:
+    v = state.unit(p.victim) if p.victim else None
     if p.elite_left > 0 and v is not None and v.status == ON:
         return wait_die(p)
     p.stage = "leader"
     return False
 
 
-def stage_leader(st: HtlState, p: Pending) -> bool:
-    while p.checks and st.leader(p.checks[0]).status != ON:
+def stage_leader(state: HtlState, p: Pending) -> bool:
+    while p.checks and state.leader(p.checks[0]).status != ON:
         p.checks.pop(0)
     if p.checks:
         return wait_die(p)
@@ -210,15 +210,15 @@ def stage_leader(st: HtlState, p: Pending) -> bool:
     return False
 
 
-def roll_attacker_morale(st: HtlState, p: Pending, v: int) -> None:
+def roll_attacker_morale(state: HtlState, p: Pending, v: int) -> None:
     """The attacker's morale before a close combat (11.1): failing, it fires instead."""
-    ui = st.unit_index(p.unit)
-    u = st.units[ui]
-    li = st.leader_at().get(p.origin)
-    has_leader = li is not None and st.leaders[li].side == p.side
+    ui = state.unit_index(p.unit)
+    u = state.units[ui]
+    li = state.leader_at().get(p.origin)
+    has_leader = li is not None and state.leaders[li].side == p.side
     need = u.mp + (1 if has_leader else 0) + (1 if u.kind == "elite" else 0)
     failed = v == 6 or v > need
-    log(st, "die", lambda: f"attacker morale of {st.uname(u)}: {v} against {need}: "
+    log(state, "die", lambda: f"attacker morale of {state.uname(u)}: {v} against {need}: "
         f"{'fails, fires instead (11.1)' if failed else 'passes'}",
         roll="attacker_morale", value=v, need=need, passed=not failed,
         unit=u.id)
@@ -226,74 +226,75 @@ def roll_attacker_morale(st: HtlState, p: Pending, v: int) -> None:
         p.kind = "fire"
         p.converted = True
         p.leader = None
-        prof = attack_profile(st, ui, p.origin, p.target, False)
+        prof = attack_profile(state, ui, p.origin, p.target, False)
         p.n_dice, p.hit_on, p.mod = prof.dice, prof.hit_on, prof.mod
         p.stage = "attack"
     else:
         p.stage = "evade"
 
 
-def roll_morale(st: HtlState, p: Pending, v: int) -> None:
+def roll_morale(state: HtlState, p: Pending, v: int) -> None:
     """A defender's morale die: a 6, or above the need, fails."""
     entry = p.morale[p.mi]
     entry[1] = v
     failed = v == 6 or v > entry[2]
     entry[3] = failed
-    u = st.unit(entry[0])
-    log(st, "die", lambda: f"morale of {st.uname(u)}: {v} against {entry[2]}: "
+    u = state.unit(entry[0])
+    log(state, "die", lambda: f"morale of {state.uname(u)}: {v} against {entry[2]}: "
         f"{'fails, will retreat' if failed else 'holds'}"
         + (" (a 6 always fails)" if v == 6 and v <= entry[2] else ""),
         roll="morale", value=v, need=entry[2], passed=not failed, unit=u.id)
     p.mi += 1
 
 
-def roll_attack(st: HtlState, p: Pending, v: int) -> None:
+def roll_attack(state: HtlState, p: Pending, v: int) -> None:
     """An attack die; a 1 may call for a leader casualty check."""
     p.dice.append(v)
     hit = die_hits(v, p.hit_on, p.mod)
-    li = st.leader_at().get(p.target)
-    check = v == 1 and ((li is not None and st.leaders[li].side != p.side)
+    li = state.leader_at().get(p.target)
+    check = v == 1 and ((li is not None and state.leaders[li].side != p.side)
                         or (p.leader is not None and p.kind == "assault"))
     mtext = f" ({p.mod:+d} = {v + p.mod})" if p.mod else ""
-    log(st, "die", lambda: f"attack die {len(p.dice)}: {v}{mtext}, needs {p.hit_on}: "
+    log(state, "die", lambda: f"attack die {len(p.dice)}: {v}{mtext}, needs {p.hit_on}: "
         f"{'hit' if hit else 'miss'}"
         + (" (a 1: leader casualty check)" if check else ""),
         roll="attack", value=v, modified=v + p.mod, need=p.hit_on, hit=hit,
         unit=p.unit)
 
 
-def roll_elite(st: HtlState, p: Pending, v: int) -> None:
+def roll_elite(state: HtlState, p: Pending, v: int) -> None:
     """An elite unit's survival roll (3.4.2): 4 or more, the hit is taken."""
-    v_unit = st.unit(p.victim)  # type: ignore[arg-type]
+    v_unit = state.unit(p.victim)  # type: ignore[arg-type]
     if v >= 4:
-        log(st, "die", lambda: f"elite survival roll of {st.uname(v_unit)}: {v}: "
+        log(state, "die", lambda: f"elite survival roll of {state.uname(v_unit)}: {v}: "
             "the hit is taken", roll="elite", value=v, survived=False,
             unit=v_unit.id)
         p.elite_left = 0
-        eliminate_unit(st, st.unit_index(v_unit.id), "elite survival roll failed")
+        eliminate_unit(state, state.unit_index(v_unit.id), "elite survival roll failed")
     else:
         p.elite_left -= 1
-        log(st, "die", lambda: f"elite survival roll of {st.uname(v_unit)}: {v}: "
+        log(state, "die", lambda: f"elite survival roll of {state.uname(v_unit)}: {v}: "
             "stays at 1 MP", roll="elite", value=v, survived=True,
             unit=v_unit.id)
 
 
-def roll_leader(st: HtlState, p: Pending, v: int) -> None:
+def roll_leader(state: HtlState, p: Pending, v: int) -> None:
     """A leader casualty check: a 1 is a hit."""
     lid = p.checks.pop(0)
-    li = st.leader_index(lid)
-    L = st.leaders[li]
+    li = state.leader_index(lid)
+    leader = state.leaders[li]
     hit = v == 1
-    cap = L.rating[1] if st.opts.leader_ratings else 1
-    log(st, "die", lambda: f"casualty check for {L.name}: {v}: "
+    cap = leader.rating[1] if state.opts.leader_ratings else 1
+    log(state, "die", lambda: f"casualty check for {leader.name}: {v}: "
         f"{'hit' if hit else 'unhurt'}", roll="leader", value=v, hit=hit,
-        leader=L.id)
+        leader=leader.id)
     if hit:
-        L.hits += 1
-        if L.hits >= cap:
-            eliminate_leader(st, li)
+        leader.hits += 1
+        if leader.hits >= cap:
+            eliminate_leader(state, li)
         else:
-            log(st, "leader_hit", lambda: f"{L.name} is wounded ({L.hits} of {cap} hits)",
-                leader=L.id)
+            log(state, "leader_hit",
+                lambda: f"{leader.name} is wounded ({leader.hits} of {cap} hits)",
+                leader=leader.id)
 
 

@@ -12,22 +12,22 @@ if TYPE_CHECKING:
     from warboard.holdtheline.state import HtlState
 
 
-def log(st: HtlState, type: str, text: str | Callable[[], str], **fields: Any) -> None:
+def log(state: HtlState, type: str, text: str | Callable[[], str], **fields: Any) -> None:
     """Record an event; ``text`` is its sentence, or makes it (called only when events are
     recorded).
     Without recording (``record_events`` False: states for search) only the last event is
     kept, without ``turn``, ``side`` and ``text``; it is a new object every time."""
-    n = st.n_events
-    st.n_events = n + 1
-    if not st.record_events:
+    n = state.n_events
+    state.n_events = n + 1
+    if not state.record_events:
         fields["n"] = n
         fields["type"] = type
-        st.events = [fields]
+        state.events = [fields]
         return
-    ev = {"n": n, "turn": st.turn, "side": st.active, "type": type}
+    ev = {"n": n, "turn": state.turn, "side": state.active, "type": type}
     ev.update(fields)
     ev["text"] = text if isinstance(text, str) else text()
-    st.events.append(ev)
+    state.events.append(ev)
 
 
 def hex_text(h: Hex | None) -> str:

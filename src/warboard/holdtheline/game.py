@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from warboard.core.errors import IllegalActionError
 from warboard.core.protocol import JSON, Game
 from warboard.holdtheline import actions as act
+from warboard.holdtheline.board import Board
 from warboard.holdtheline.hexes import Hex
-from warboard.holdtheline.movement import Board
 from warboard.holdtheline.options import Options
+from warboard.holdtheline.pieces import Roster
 from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.state import HtlState
 from warboard.holdtheline.tables import TABLES
@@ -38,53 +38,29 @@ class HoldTheLineGame(Game):
         if unknown:
             raise ValueError(f"unknown option {sorted(unknown)[0]!r} for holdtheline; "
                              "options: scenario, options")
-        sc = scenario if scenario is not None else options.get("scenario", DEFAULT_SCENARIO)
-        if not isinstance(sc, Scenario):
+        if scenario is None:
+            scenario = options.get("scenario", DEFAULT_SCENARIO)
+        if not isinstance(scenario, Scenario):
             from warboard.holdtheline.scenario_file import load_scenario
 
-            sc = load_scenario(sc)
+            scenario = load_scenario(scenario)
         rules = options.get("options", {})
         if not isinstance(rules, Mapping):
             raise ValueError("option options must be a table of optional rules")
-        merged = {**sc.options, **rules}
         self.name = name
-        self.scenario = sc
-        self.opts = Options.from_mapping(merged)
-        self.options: dict[str, Any] = {"scenario": sc.name}
+        self.scenario = scenario
+        self.opts = Options.from_mapping({**scenario.options, **rules})
+        self.options: dict[str, Any] = {"scenario": scenario.name}
         if rules:
             self.options["options"] = dict(rules)
         self.tables = TABLES
-        self.board = Board.shared(sc, TABLES, self.opts.hills_clear)
-        self.unit_index: dict[str, int] = {}
-        self.leader_index: dict[str, int] = {}
-        self.unit_setup: dict[str, Hex] = {}
-        self.leader_setup: dict[str, Hex] = {}
-        for side in sc.sides:
-            groups = [(side.units, side.leaders)] + [(r.units, r.leaders)
-                                                      for r in side.reinforcements]
-            for units, leaders in groups:
-                for u in units:
-                    if u.id in self.unit_index:
-                        raise ValueError(f"scenario {sc.name}: unit id {u.id!r} is used twice")
-                    self.unit_index[u.id] = len(self.unit_index)
-                    self.unit_setup[u.id] = u.at
-                for L in leaders:
-                    if L.id in self.leader_index:
-                        raise ValueError(f"scenario {sc.name}: leader id {L.id!r} is used "
-                                         "twice")
-                    self.leader_index[L.id] = len(self.leader_index)
-                    self.leader_setup[L.id] = L.at
+        self.board = Board.shared(scenario, TABLES, self.opts.hills_clear)
+        self.roster = scenario_roster(scenario)
 
     # ------------------------------------------------------------------ protocol
 
     def new_initial_state(self) -> HtlState:
-        state = HtlState(self)
-        # the unit order of a state follows the scenario: side 0 (units, reinforcements), side 1
-        order = {u.id: i for i, u in enumerate(state.units)}
-        if order != self.unit_index:
-            self.unit_index = order
-        self.leader_index = {L.id: i for i, L in enumerate(state.leaders)}
-        return state
+        return HtlState(self)
 
     def action_to_json(self, action: Any) -> dict[str, Any]:
         return act.action_to_json(action)
@@ -158,20 +134,40 @@ class HoldTheLineGame(Game):
         return f"HoldTheLineGame({self.scenario.name!r}, {self.opts.to_json()!r})"
 
 
+def scenario_roster(scenario: Scenario) -> Roster:
+    """The pieces of a scenario in state order: per side its units then its reinforcements'
+    units (leaders likewise); ``ValueError`` when an id is used twice."""
+    units: dict[str, int] = {}
+    leaders: dict[str, int] = {}
+    unit_arrival: dict[str, Hex] = {}
+    leader_arrival: dict[str, Hex] = {}
+    for side in scenario.sides:
+        groups = [(side.units, side.leaders, False)] + [
+            (r.units, r.leaders, True) for r in side.reinforcements]
+        for side_units, side_leaders, later in groups:
+            for u in side_units:
+                if u.id in units:
+                    raise ValueError(f"scenario {scenario.name}: unit id {u.id!r} is used twice")
+                units[u.id] = len(units)
+                if later:
+                    unit_arrival[u.id] = u.at
+            for ld in side_leaders:
+                if ld.id in leaders:
+                    raise ValueError(f"scenario {scenario.name}: leader id {ld.id!r} is used "
+                                     "twice")
+                leaders[ld.id] = len(leaders)
+                if later:
+                    leader_arrival[ld.id] = ld.at
+    return Roster(units, leaders, unit_arrival, leader_arrival)
+
+
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> HoldTheLineGame:
     if name != "holdtheline":
         raise ValueError(f"unknown game {name!r}")
     options = dict(options or {})
-    sc = options.get("scenario")
-    if isinstance(sc, Scenario):
+    scenario = options.get("scenario")
+    if isinstance(scenario, Scenario):
         options.pop("scenario")
-        return HoldTheLineGame(name, options, scenario=sc)
+        return HoldTheLineGame(name, options, scenario=scenario)
     return HoldTheLineGame(name, options)
 
-
-def parse_action(game: HoldTheLineGame, data: Any) -> Any:
-    """An action from interchange JSON; raises ``IllegalActionError`` when malformed."""
-    try:
-        return game.action_from_json(data)
-    except IllegalActionError:
-        raise

@@ -7,9 +7,12 @@ coordinates ``(x, y, z)`` with ``x + y + z == 0`` (x grows to the east, z to the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 Hex = tuple[int, int]  # (col, row)
+T = TypeVar("T")
+T_contra = TypeVar("T_contra", contravariant=True)
 Cube = tuple[int, int, int]
 
 # Cube directions: east, then counter-clockwise as drawn (north-east, north-west, ...).
@@ -46,19 +49,6 @@ def on_board(h: Hex, cols: int, rows: int) -> bool:
     return 0 <= h[0] < cols and 0 <= h[1] < rows
 
 
-def within(h: Hex, radius: int, cols: int, rows: int) -> Iterator[Hex]:
-    """Every on-board hex at distance 1..radius from ``h``."""
-    x, y, z = to_cube(h)
-    for dx in range(-radius, radius + 1):
-        for dy in range(max(-radius, -dx - radius), min(radius, -dx + radius) + 1):
-            dz = -dx - dy
-            if dx == dy == 0:
-                continue
-            other = to_offset((x + dx, y + dy, z + dz))
-            if on_board(other, cols, rows):
-                yield other
-
-
 def _round(fx: float, fy: float, fz: float) -> Cube:
     rx, ry, rz = round(fx), round(fy), round(fz)
     dx, dy, dz = abs(rx - fx), abs(ry - fy), abs(rz - fz)
@@ -90,9 +80,35 @@ def sight_steps(a: Hex, b: Hex) -> list[tuple[Hex, ...]]:
     return steps
 
 
+class Lookup(Protocol[T_contra]):
+    def __getitem__(self, key: T_contra, /) -> bool: ...
+
+
+def sight_blocked(steps: Iterable[Sequence[T]], blocked: Lookup[T]) -> bool:
+    """The rule of line of sight (8.3, contract §3) over a line's ``sight_steps`` (as hexes or
+    hex indices): a step blocks when its hex blocks, a step of two hexes (along a hex side)
+    only when both do. ``blocked[h]`` says whether ``h`` blocks (a list by hex index in the
+    searches)."""
+    for step in steps:  # noqa: SIM110 - a plain loop: this runs for every line looked at
+        if blocked[step[0]] and (len(step) == 1 or blocked[step[1]]):
+            return True
+    return False
+
+
+class ByCall(Generic[T]):
+    """``blocks(h)`` as a ``Lookup`` (``blocked[h]``)."""
+
+    __slots__ = ("blocks",)
+
+    def __init__(self, blocks: Callable[[T], bool]) -> None:
+        self.blocks = blocks
+
+    def __getitem__(self, key: T) -> bool:
+        return self.blocks(key)
+
+
 def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
-    """True when ``a`` sees ``b``: adjacent hexes always do; otherwise no step may block, a step
-    of two hexes (along a hex side) blocking only when both of its hexes block."""
+    """True when ``a`` sees ``b``: adjacent hexes always do; otherwise ``sight_blocked``."""
     if distance(a, b) <= 1:
         return True
-    return not any(all(blocks(h) for h in step) for step in sight_steps(a, b))
+    return not sight_blocked(sight_steps(a, b), ByCall(blocks))

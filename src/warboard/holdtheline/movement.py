@@ -1,13 +1,13 @@
-"""The board of a game (terrain looked up once) and the path searches of movement (7, 9.1),
-retreat (8.5) and leader escape (8.5.5). Pure functions of a state's pieces; no state changes.
-"""
+"""The path searches of movement (7, 9.1), retreat (8.5) and leader escape (8.5.5), and the
+stacking limit (4.3). Pure functions of a state's pieces; no state changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from warboard.holdtheline import hexes
+from warboard.holdtheline.board import IMPASSABLE
 from warboard.holdtheline.derived import (
     captures,
     entry_blocked,
@@ -16,125 +16,10 @@ from warboard.holdtheline.derived import (
     leader_indices,
 )
 from warboard.holdtheline.hexes import Hex
-from warboard.holdtheline.scenario import Scenario
-from warboard.holdtheline.tables import Tables
 
 if TYPE_CHECKING:
+    from warboard.holdtheline.board import Board
     from warboard.holdtheline.state import HtlState
-
-NORMAL, STOP, WATER, IMPASSABLE = "normal", "stop", "waterway", "impassable"
-
-_STEPS: dict[tuple[Hex, Hex], list[tuple[Hex, ...]]] = {}
-# (cols, rows) -> (distance rows by hex index, sight steps by index pair): see ``Board``
-_BOARDS: dict[Any, Board] = {}
-_GEOMETRY: dict[tuple[int, int], tuple[dict[int, list[int]],
-                                       dict[int, tuple[tuple[int, ...], ...]]]] = {}
-
-
-def sight_steps(a: Hex, b: Hex) -> list[tuple[Hex, ...]]:
-    """``hexes.sight_steps``, memoised (pure geometry)."""
-    key = (a, b)
-    steps = _STEPS.get(key)
-    if steps is None:
-        if len(_STEPS) > 200_000:
-            _STEPS.clear()
-        steps = _STEPS[key] = hexes.sight_steps(a, b)
-    return steps
-
-
-class Board:
-    """Everything about the map that never changes during a game."""
-
-    def __init__(self, sc: Scenario, tables: Tables, hills_clear: bool) -> None:
-        self.cols, self.rows = sc.cols, sc.rows
-        self.terrain: dict[Hex, str] = {}
-        self.move: dict[Hex, str] = {}
-        self.combat: dict[Hex, int] = {}
-        self.morale: dict[Hex, int] = {}
-        self.blocks: dict[Hex, bool] = {}
-        self.nbrs: dict[Hex, tuple[Hex, ...]] = {}
-        self.cube: dict[Hex, hexes.Cube] = {}
-        cells = [(c, r) for r in range(sc.rows) for c in range(sc.cols)]
-        for h in cells:
-            self.cube[h] = hexes.to_cube(h)
-            name = sc.terrain_at(h)
-            t = tables.terrain[name]
-            self.terrain[h] = name
-            self.move[h] = NORMAL if (hills_clear and name == "hill") else t.movement
-            self.combat[h] = t.combat
-            self.morale[h] = t.morale
-            self.blocks[h] = t.blocks_los
-            self.nbrs[h] = tuple(n for n in hexes.neighbours(h)
-                                 if 0 <= n[0] < sc.cols and 0 <= n[1] < sc.rows)
-        # The same by hex index (row * cols + col), for the searches: ``cells[i]`` is the hex,
-        # ``index[h]`` its index; index ``n`` (= cols * rows) stands for any hex off the board.
-        n = len(cells)
-        self.n = n
-        self.cells: list[Hex] = cells
-        self.index: dict[Hex, int] = {h: i for i, h in enumerate(cells)}
-        self.nb_i: list[tuple[int, ...]] = [tuple(self.index[x] for x in self.nbrs[h])
-                                            for h in cells]
-        self.normal_i: list[bool] = [self.move[h] == NORMAL for h in cells]
-        self.impassable_i: list[bool] = [self.move[h] == IMPASSABLE for h in cells] + [True]
-        self.blocks_i: list[bool] = [self.blocks[h] for h in cells] + [False]
-        # pure geometry of a board size, shared by every board of that size
-        self._dist_rows, self._steps_i = _GEOMETRY.setdefault((sc.cols, sc.rows), ({}, {}))
-        self.home_dist: list[dict[Hex, int]] = []
-        for side in sc.sides:
-            edge_hexes: list[Hex] = []
-            for edge in side.home_edges:
-                if edge == "north":
-                    edge_hexes += [(c, 0) for c in range(sc.cols)]
-                elif edge == "south":
-                    edge_hexes += [(c, sc.rows - 1) for c in range(sc.cols)]
-                elif edge == "west":
-                    edge_hexes += [(0, r) for r in range(sc.rows)]
-                elif edge == "east":
-                    edge_hexes += [(sc.cols - 1, r) for r in range(sc.rows)]
-            if edge_hexes:
-                self.home_dist.append({h: min(hexes.distance(h, e) for e in edge_hexes)
-                                       for h in cells})
-            else:
-                self.home_dist.append(dict.fromkeys(cells, 0))
-
-    @classmethod
-    def shared(cls, sc: Scenario, tables: Tables, hills_clear: bool) -> Board:
-        """The board of a scenario's map, made once per map (size, terrain, home edges) and
-        shared: a board never changes after it is made (positions read back from JSON reuse
-        it instead of measuring every hex again)."""
-        key = (sc.cols, sc.rows, hills_clear, id(tables),
-               tuple(sorted((h, t) for h, t in sc.terrain.items() if t != "clear")),
-               tuple(s.home_edges for s in sc.sides))
-        board = _BOARDS.get(key)
-        if board is None:
-            if len(_BOARDS) > 64:
-                _BOARDS.clear()
-            board = _BOARDS[key] = cls(sc, tables, hills_clear)
-        return board
-
-    def on_board(self, h: Hex) -> bool:
-        return 0 <= h[0] < self.cols and 0 <= h[1] < self.rows
-
-    def dist_row(self, i: int) -> list[int]:
-        """Distances from hex index ``i`` to every hex index."""
-        row = self._dist_rows.get(i)
-        if row is None:
-            x, y, z = self.cube[self.cells[i]]
-            row = self._dist_rows[i] = [max(abs(x - cx), abs(y - cy), abs(z - cz))
-                                        for cx, cy, cz in (self.cube[h] for h in self.cells)]
-        return row
-
-    def steps_i(self, a: int, b: int) -> tuple[tuple[int, ...], ...]:
-        """``hexes.sight_steps`` between two hex indices, as indices (``n``: off the board)."""
-        key = a * self.n + b
-        steps = self._steps_i.get(key)
-        if steps is None:
-            index, n = self.index, self.n
-            steps = self._steps_i[key] = tuple(
-                tuple(index.get(h, n) for h in step)
-                for step in sight_steps(self.cells[a], self.cells[b]))
-        return steps
-
 
 def stack_ok(kinds: Iterable[str]) -> bool:
     """4.3: at most one artillery and one other combat unit (infantry type or dragoon)."""
@@ -156,12 +41,15 @@ def conflicting(kinds_here: list[tuple[int, str]], kind: str) -> int | None:
     return None
 
 
-Outcome = tuple[tuple[Hex, ...], Hex]
+Path = tuple[Hex, ...]
+Outcome = tuple[Path, frozenset[int], frozenset[int]]  # path, enemy leaders, counters taken
 
 
-def unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None,
-               exact: int = 0, by_stop: bool = False,
-               ) -> list[tuple[tuple[Hex, ...], frozenset[int], frozenset[int]]]:
+_Key = tuple[int, frozenset[int], frozenset[int]]  # hex index, leaders and counters taken
+
+
+def unit_paths(state: HtlState, ui: int, allowance: int, leader: int | None,
+               exact: int = 0, by_stop: bool = False) -> list[Outcome]:
     """Moves of unit ``ui`` of at most ``allowance`` hexes (exactly ``exact`` if given): one path
     per distinct outcome (destination, enemy lone leaders taken, enemy VP counters taken),
     breadth-first, neighbours in ``hexes.DIRECTIONS`` order. ``leader`` moves along (its end hex
@@ -170,69 +58,89 @@ def unit_paths(st: HtlState, ui: int, allowance: int, leader: int | None,
 
     The search runs on hex indices (``Board.index``); a path never re-enters a hex it has been
     in, nor its start hex."""
-    board = st.board
-    u = st.units[ui]
+    board = state.board
+    u = state.units[ui]
     side = u.side
+    start = board.index[u.at]  # type: ignore[index]
     # hexes it may not enter: impassable, enemy units, a friendly unit of its own class (4.3)
-    blk = entry_blocked(st, side, u.kind == "artillery")
-    caps = captures(st, side)  # index -> (enemy leader index or None, enemy counter or None)
-    # with a leader along, it may not end where another friendly leader stands (4.3)
-    no_end = friendly_leaders(st, side) if leader is not None else _NO_INDICES
-    index = board.index
-    if leader is not None:
-        own = st.leaders[leader].at
-        if own is not None and index[own] in no_end:
-            no_end = no_end - {index[own]}
-    cells = board.cells
-    start = index[u.at]  # type: ignore[index]
-    nb = board.nb_i
-    normal = board.normal_i
-    out: list[tuple[tuple[Hex, ...], frozenset[int], frozenset[int]]] = []
-    empty = _EMPTY
+    blocked = entry_blocked(state, side, u.kind == "artillery")
+    no_end = _NO_INDICES if leader is None else _no_end(state, side, leader)
+    caps = captures(state, side)  # index -> (enemy leader index or None, enemy counter or None)
     if caps:
-        drow = board.dist_row(start)
-        if min(drow[i] for i in caps) > allowance:
-            caps = {}  # nothing to take within reach
-    if not caps:
-        # nothing to take on the way: the outcome is the end hex alone. Every hex of a path
-        # is in ``seen``, so a path never re-enters a hex.
-        seen = {start}
-        flat: list[tuple[int, tuple[Hex, ...]]] = [(start, ())]
-        last_ends: set[int] = set()
-        stops: set[tuple[int, int]] = set()
-        for depth in range(1, allowance + 1):
-            nxt_flat: list[tuple[int, tuple[Hex, ...]]] = []
-            emit = not exact or depth == exact
-            last = by_stop and depth == exact
-            for here, hpath in flat:
-                for n in nb[here]:
-                    if blk[n]:
-                        continue
-                    if n in seen:
-                        if last and n in last_ends and n not in no_end and (
-                                n, here) not in stops:
-                            stops.add((n, here))
-                            out.append(((*hpath, cells[n]), empty, empty))
-                        continue
-                    seen.add(n)
-                    npath = (*hpath, cells[n])
-                    if last:
-                        last_ends.add(n)
+        dist = board.dist_row(start)
+        if min(dist[i] for i in caps) <= allowance:
+            return _paths_by_outcome(board, blocked, no_end, start, allowance, exact, by_stop,
+                                     caps)
+    # nothing to take within reach
+    return _paths_by_end(board, blocked, no_end, start, allowance, exact, by_stop)
+
+
+def _no_end(state: HtlState, side: int, leader: int) -> frozenset[int]:
+    """With a leader along, a unit may not end where another friendly leader stands (4.3)."""
+    no_end = friendly_leaders(state, side)
+    own = state.leaders[leader].at
+    if own is not None:
+        i = state.board.index[own]
+        if i in no_end:
+            no_end = no_end - {i}
+    return no_end
+
+
+def _paths_by_end(board: Board, blk: list[bool], no_end: frozenset[int], start: int,
+                  allowance: int, exact: int, by_stop: bool) -> list[Outcome]:
+    """``unit_paths`` with nothing to take on the way: the outcome is the end hex alone (with
+    ``by_stop``, also the hex before it). Every hex of a path is in ``seen``, so a path never
+    re-enters a hex. ``blk``: may not enter or pass; ``no_end``: may pass, may not end there
+    (by hex index)."""
+    cells, nb, normal = board.cells, board.nb_i, board.normal_i
+    empty = _EMPTY
+    out: list[Outcome] = []
+    seen = {start}
+    frontier: list[tuple[int, Path]] = [(start, ())]
+    last_ends: set[int] = set()
+    stops: set[tuple[int, int]] = set()
+    for depth in range(1, allowance + 1):
+        nxt: list[tuple[int, Path]] = []
+        emit = not exact or depth == exact
+        last = by_stop and depth == exact
+        for here, hpath in frontier:
+            for n in nb[here]:
+                if blk[n]:
+                    continue
+                if n in seen:
+                    if last and n in last_ends and n not in no_end and (n, here) not in stops:
                         stops.add((n, here))
-                    if emit and n not in no_end:
-                        out.append((npath, empty, empty))
-                    if normal[n]:
-                        nxt_flat.append((n, npath))
-            flat = nxt_flat
-        return out
-    seen_outcome: set[tuple[int, frozenset[int], frozenset[int]]] = set()
+                        out.append(((*hpath, cells[n]), empty, empty))
+                    continue
+                seen.add(n)
+                npath = (*hpath, cells[n])
+                if last:
+                    last_ends.add(n)
+                    stops.add((n, here))
+                if emit and n not in no_end:
+                    out.append((npath, empty, empty))
+                if normal[n]:
+                    nxt.append((n, npath))
+        frontier = nxt
+    return out
+
+
+def _paths_by_outcome(board: Board, blk: list[bool], no_end: frozenset[int], start: int,
+                      allowance: int, exact: int, by_stop: bool,
+                      caps: dict[int, tuple[int | None, int | None]]) -> list[Outcome]:
+    """``unit_paths`` where something may be taken: the search state is (hex, leaders taken,
+    counters taken), and a path only avoids the hexes it has been in itself."""
+    cells, nb, normal = board.cells, board.nb_i, board.normal_i
+    empty = _EMPTY
+    out: list[Outcome] = []
+    seen_outcome: set[_Key] = set()
     frontier: list[tuple[int, tuple[int, ...], frozenset[int], frozenset[int]]] = [
         (start, (), empty, empty)]
-    seen_state = {(start, empty, empty)}
-    last_layer: set[tuple[int, frozenset[int], frozenset[int]]] = set()
+    seen_state: set[_Key] = {(start, empty, empty)}
+    last_layer: set[_Key] = set()
     seen_stop: set[tuple[int, frozenset[int], frozenset[int], int]] = set()
     for depth in range(1, allowance + 1):
-        nxt = []
+        nxt: list[tuple[int, tuple[int, ...], frozenset[int], frozenset[int]]] = []
         emit = not exact or depth == exact
         last = by_stop and depth == exact
         for here, path, caps_l, caps_c in frontier:
@@ -275,16 +183,16 @@ _EMPTY: frozenset[int] = frozenset()
 _NO_INDICES: frozenset[int] = frozenset()
 
 
-def leader_paths(st: HtlState, li: int, allowance: int, start: Hex | None = None,
+def leader_paths(state: HtlState, li: int, allowance: int, start: Hex | None = None,
                  ) -> list[tuple[Hex, ...]]:
     """A leader alone (9.1) or escaping (8.5.5): one path per destination, breadth-first. Never
     into a hex with an enemy combat unit or enemy leader, nor to end with another leader;
     friendly units are passed freely; terrain stops apply."""
-    board = st.board
-    L = st.leaders[li]
-    blk = leader_blocked(st, L.side)  # impassable, enemy units, enemy leaders
-    with_leader = leader_indices(st)
-    start = start or L.at
+    board = state.board
+    leader = state.leaders[li]
+    blk = leader_blocked(state, leader.side)  # impassable, enemy units, enemy leaders
+    with_leader = leader_indices(state)
+    start = start or leader.at
     assert start is not None
     cells = board.cells
     nb = board.nb_i
@@ -309,41 +217,43 @@ def leader_paths(st: HtlState, li: int, allowance: int, start: Hex | None = None
     return out
 
 
-def retreat_choices(st: HtlState, ui: int, attacker: Hex, exclude: Hex | None,
+def retreat_choices(state: HtlState, ui: int, attacker: Hex, exclude: Hex | None,
                     allow_displace: bool, with_leader: bool) -> list[tuple[Hex, int | None]]:
     """Contract §3 "Retreat": the hexes of the first non-empty tier, each with the friendly unit
     it would displace (or None)."""
-    board = st.board
-    u = st.units[ui]
+    board = state.board
+    u = state.units[ui]
     here = u.at
     assert here is not None
     hd = board.home_dist[u.side]
     limit = hd[here]
-    occ = st.occupancy()
-    lead = st.leader_at()
-    units = st.units
     tier1: list[tuple[Hex, int | None]] = []
     tier2: list[tuple[Hex, int | None]] = []
     for n in board.nbrs[here]:
         if n == exclude or board.move[n] == IMPASSABLE or hd[n] > limit:
             continue
-        here_units = [j for j in occ.get(n, ()) if j != ui]
-        if here_units and units[here_units[0]].side != u.side:
-            continue
-        li = lead.get(n)
-        if li is not None and (st.leaders[li].side != u.side or with_leader):
-            continue
-        displaced = None
-        if here_units and not stack_ok([units[j].kind for j in here_units] + [u.kind]):
-            if not allow_displace:
-                continue
-            displaced = conflicting([(j, units[j].kind) for j in here_units], u.kind)
-        (tier2 if hexes.distance(n, attacker) == 1 else tier1).append((n, displaced))
+        may, displaced = _may_retreat_into(state, ui, n, allow_displace, with_leader)
+        if may:
+            (tier2 if hexes.distance(n, attacker) == 1 else tier1).append((n, displaced))
     return tier1 or tier2
 
 
-def first(items: Iterable[Hex], ok: Callable[[Hex], bool]) -> Hex | None:
-    for h in items:
-        if ok(h):
-            return h
-    return None
+def _may_retreat_into(state: HtlState, ui: int, h: Hex, allow_displace: bool,
+                      with_leader: bool) -> tuple[bool, int | None]:
+    """Whether unit ``ui`` may retreat into ``h`` for the pieces there (no enemy units, no
+    enemy leader, no friendly leader when its own goes along, room or a unit to displace),
+    and the unit it would displace."""
+    units = state.units
+    u = units[ui]
+    here_units = [j for j in state.occupancy().get(h, ()) if j != ui]
+    if here_units and units[here_units[0]].side != u.side:
+        return False, None
+    li = state.leader_at().get(h)
+    if li is not None and (state.leaders[li].side != u.side or with_leader):
+        return False, None
+    if here_units and not stack_ok([units[j].kind for j in here_units] + [u.kind]):
+        if not allow_displace:
+            return False, None
+        return True, conflicting([(j, units[j].kind) for j in here_units], u.kind)
+    return True, None
+

@@ -3,6 +3,8 @@ piece off the board, with what they win the other side (7.3, 3.4.8, 10)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from warboard.holdtheline.events import log
@@ -12,6 +14,19 @@ if TYPE_CHECKING:
     from warboard.holdtheline.state import HtlState
 
 ON, ELIMINATED, EXITED, WAITING = "board", "eliminated", "exited", "waiting"
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Which pieces a position holds and in what order (``units[i]`` has ``unit_index[id] ==
+    i``), and the setup hex where each piece still to arrive enters (tried before its entry
+    hexes). A game's roster follows its scenario; a position read from JSON has its own. It
+    never changes once made."""
+
+    unit_index: Mapping[str, int]
+    leader_index: Mapping[str, int]
+    unit_arrival: Mapping[str, Hex]
+    leader_arrival: Mapping[str, Hex]
 
 
 class Unit:
@@ -57,49 +72,49 @@ class Leader:
         return c
 
 
-def enter(st: HtlState, ui: int, h: Hex) -> None:
+def enter(state: HtlState, ui: int, h: Hex) -> None:
     """Unit ``ui`` enters ``h``: a lone enemy leader there is eliminated (7.3), an enemy VP
     counter captured (3.4.8)."""
-    u = st.units[ui]
+    u = state.units[ui]
     u.at = h
-    st._moved()
-    li = st.leader_at().get(h)
-    if li is not None and st.leaders[li].side != u.side:
-        L = st.leaders[li]
-        log(st, "capture", lambda: f"{L.name}, alone, is taken by {st.uname(u)}",
-            leader=L.id, unit=u.id)
-        eliminate_leader(st, li)
-    capture_counter(st, u, h)
+    state.pieces_moved()
+    li = state.leader_at().get(h)
+    if li is not None and state.leaders[li].side != u.side:
+        leader = state.leaders[li]
+        log(state, "capture", lambda: f"{leader.name}, alone, is taken by {state.uname(u)}",
+            leader=leader.id, unit=u.id)
+        eliminate_leader(state, li)
+    capture_counter(state, u, h)
 
 
-def capture_counter(st: HtlState, u: Unit, h: Hex) -> None:
-    ci = st.counter_at().get(h)
-    if ci is not None and st.counters[ci][1] != u.side:
-        cid = st.counters[ci][0]
-        st.counters = st.counters[:ci] + st.counters[ci + 1:]
-        st._moved()
-        st.vp_earned[u.side] += 1
-        log(st, "counter", lambda: f"{st.uname(u)} captures VP counter {cid} (+1 VP "
-            f"{st.side_name(u.side)})", counter=cid, unit=u.id, vp_to=u.side)
+def capture_counter(state: HtlState, u: Unit, h: Hex) -> None:
+    ci = state.counter_at().get(h)
+    if ci is not None and state.counters[ci][1] != u.side:
+        cid = state.counters[ci][0]
+        state.counters = state.counters[:ci] + state.counters[ci + 1:]
+        state.pieces_moved()
+        state.vp_earned[u.side] += 1
+        log(state, "counter", lambda: f"{state.uname(u)} captures VP counter {cid} (+1 VP "
+            f"{state.side_name(u.side)})", counter=cid, unit=u.id, vp_to=u.side)
 
 
-def eliminate_unit(st: HtlState, ui: int, why: str) -> None:
-    u = st.units[ui]
+def eliminate_unit(state: HtlState, ui: int, why: str) -> None:
+    u = state.units[ui]
     u.status, u.at, u.mp = ELIMINATED, None, 0
-    st.vp_earned[1 - u.side] += 1
-    st._moved()
-    if st.pending is not None:
-        st.pending.eliminated = True
-    log(st, "eliminated", lambda: f"{st.uname(u)} is eliminated ({why}; +1 VP "
-        f"{st.side_name(1 - u.side)})", unit=u.id, vp_to=1 - u.side)
+    state.vp_earned[1 - u.side] += 1
+    state.pieces_moved()
+    if state.pending is not None:
+        state.pending.eliminated = True
+    log(state, "eliminated", lambda: f"{state.uname(u)} is eliminated ({why}; +1 VP "
+        f"{state.side_name(1 - u.side)})", unit=u.id, vp_to=1 - u.side)
 
 
-def eliminate_leader(st: HtlState, li: int) -> None:
-    L = st.leaders[li]
-    L.status, L.at = ELIMINATED, None
-    st.leaders_lost[L.side] += 1
-    st.vp_earned[1 - L.side] += 1
-    st._moved()
-    log(st, "leader_lost", lambda: f"{L.name} is lost (-1 command AP for "
-        f"{st.side_name(L.side)}, +1 VP {st.side_name(1 - L.side)})",
-        leader=L.id, vp_to=1 - L.side)
+def eliminate_leader(state: HtlState, li: int) -> None:
+    leader = state.leaders[li]
+    leader.status, leader.at = ELIMINATED, None
+    state.leaders_lost[leader.side] += 1
+    state.vp_earned[1 - leader.side] += 1
+    state.pieces_moved()
+    log(state, "leader_lost", lambda: f"{leader.name} is lost (-1 command AP for "
+        f"{state.side_name(leader.side)}, +1 VP {state.side_name(1 - leader.side)})",
+        leader=leader.id, vp_to=1 - leader.side)

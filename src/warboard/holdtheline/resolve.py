@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from warboard.holdtheline.state import HtlState
 
 
-def stage_done(st: HtlState, p: Pending) -> bool:
-    st.pending = None
+def stage_done(state: HtlState, p: Pending) -> bool:
+    state.pending = None
     return False
 
 
@@ -54,56 +54,56 @@ ROLLS: dict[str, Callable[[HtlState, Pending, int], None]] = {
 }
 
 
-def run(st: HtlState) -> None:
+def run(state: HtlState) -> None:
     """Advance the pending activation through its automatic steps until it needs a die or
     a decision, or is done."""
     while True:
-        p = st.pending
+        p = state.pending
         if p is None:
-            st._after_action()
+            state.end_turn_if_no_ap()
             return
         p.wait = None
-        if STAGES[p.stage](st, p):
+        if STAGES[p.stage](state, p):
             return
 
 
-def roll(st: HtlState, v: int) -> None:
+def roll(state: HtlState, v: int) -> None:
     """The die the pending activation waits for shows ``v``."""
-    p = st.pending
+    p = state.pending
     assert p is not None
     handler = ROLLS.get(p.stage)
     if handler is None:  # pragma: no cover - guarded by current_player
         raise IllegalActionError("no die is to be rolled now")
-    handler(st, p, v)
-    run(st)
+    handler(state, p, v)
+    run(state)
 
 
-def decide(st: HtlState, a: Any) -> None:
+def decide(state: HtlState, a: Any) -> None:
     """The decision the pending activation waits for (a legal action)."""
-    p = st.pending
+    p = state.pending
     assert p is not None
     if isinstance(a, Evade):
         if a.yes:
-            retreat.evade(st, p)
+            retreat.evade(state, p)
         else:
             p.stage = "morale_init"
     elif isinstance(a, Allocate):
         p.stage = "leader"
-        attack.apply_hits(st, p, st.unit_index(a.unit))
+        attack.apply_hits(state, p, state.unit_index(a.unit))
     elif isinstance(a, Retreat):
         choice = next(c for c in p.choices if c[0] == a.to)
         p.stage = "retreat"
-        retreat.retreat_to(st, p, st.unit_index(a.unit), choice)
+        retreat.retreat_to(state, p, state.unit_index(a.unit), choice)
         if p.wait == "decision" and p.stage == "displace":
             return
     elif isinstance(a, Displace):
-        retreat.finish_displace(st, p, a.to)
+        retreat.finish_displace(state, p, a.to)
     elif isinstance(a, Escape):
         p.escapes.pop(0)
-        retreat.do_escape(st, st.leader(a.leader), a.to)
+        retreat.do_escape(state, state.leader(a.leader), a.to)
         p.current = None
     elif isinstance(a, Advance):
         p.stage = "done"
         if a.yes:
-            retreat.advance(st, p)
-    run(st)
+            retreat.advance(state, p)
+    run(state)

@@ -51,8 +51,6 @@ MAX_TURNS = 50
 MAX_COMMAND_AP = 12
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-TOP_FIELDS = ("title", "summary", "date", "history", "special_rules", "cols", "rows", "first",
-              "turn_limit", "time_out", "options", "map", "terrain", "places", "sides")
 
 
 # ============================================================================ packaged scenarios
@@ -304,35 +302,9 @@ class _Parser:
     # ---------------------------------------------------------------- sides
     def read_side(self, f: Fields, name: str, turn_limit: int) -> Side:
         label = self.text(f, "label", "")
-        home_value = f.raw("home")
-        if isinstance(home_value, str):
-            home_value = [home_value]
-        if not isinstance(home_value, list) or not home_value:
-            raise f.error("home", f"must be an edge or a list of edges ({', '.join(EDGES)})")
-        for edge in home_value:
-            if edge not in EDGES:
-                raise f.error("home", f"unknown edge {edge!r} (edges: {', '.join(EDGES)})")
-        if len(set(home_value)) != len(home_value):
-            raise f.error("home", "lists an edge twice")
-        command = f.raw("command_ap")
-        if isinstance(command, int) and not isinstance(command, bool):
-            command = [command]
-        if (not isinstance(command, list) or not command
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in command)):
-            raise f.error("command_ap", "must be a whole number or a list of them (one per "
-                                        "turn, the last repeating)")
-        if len(command) > turn_limit:
-            raise f.error("command_ap", f"lists {len(command)} turns; the game has "
-                                        f"{turn_limit}")
-        for v in command:
-            if not 0 <= v <= MAX_COMMAND_AP:
-                raise f.error("command_ap", f"must be from 0 to {MAX_COMMAND_AP}, not {v}")
-        die = f.raw("action_die", [1, 2, 3])
-        if (not isinstance(die, list) or len(die) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6
-                           for v in die)):
-            raise f.error("action_die", "must list the AP of die faces 1, 2 and 3 (e.g. "
-                                        "[1, 2, 0] when a 3 counts as 0)")
+        home = self.read_home(f)
+        command = self.read_command_ap(f, turn_limit)
+        die = self.read_action_die(f)
         vp_target = f.raw("vp_target", None)
         if vp_target is not None:
             vp_target = f.int("vp_target", minimum=1, maximum=99)
@@ -346,6 +318,59 @@ class _Parser:
             h = self.passable_hex(o.field("at"), o.raw("at"), "an objective")
             objectives.append((h, o.int("vp", 1, minimum=1, maximum=99)))
             o.finish()
+        exits, exit_vp = self.read_exits(f)
+        reinforcements = tuple(self.read_reinforcement(r, turn_limit)
+                               for r in self.table_list(f, "reinforcements"))
+        f.finish()
+        return Side(
+            name=name, home_edges=home, command_ap=command, action_die=die, units=units,
+            leaders=leaders, vp_counters=vp_counters, vp_target=vp_target,
+            objectives=tuple(objectives), exit_hexes=exits, exit_vp=exit_vp,
+            reinforcements=reinforcements, label=label,
+        )
+
+    def read_home(self, f: Fields) -> tuple[str, ...]:
+        """``home``: an edge or a list of edges, none twice."""
+        home = f.raw("home")
+        if isinstance(home, str):
+            home = [home]
+        if not isinstance(home, list) or not home:
+            raise f.error("home", f"must be an edge or a list of edges ({', '.join(EDGES)})")
+        for edge in home:
+            if edge not in EDGES:
+                raise f.error("home", f"unknown edge {edge!r} (edges: {', '.join(EDGES)})")
+        if len(set(home)) != len(home):
+            raise f.error("home", "lists an edge twice")
+        return tuple(home)
+
+    def read_command_ap(self, f: Fields, turn_limit: int) -> tuple[int, ...]:
+        """``command_ap``: a number, or one per turn (the last repeating)."""
+        command = f.raw("command_ap")
+        if isinstance(command, int) and not isinstance(command, bool):
+            command = [command]
+        if (not isinstance(command, list) or not command
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in command)):
+            raise f.error("command_ap", "must be a whole number or a list of them (one per "
+                                        "turn, the last repeating)")
+        if len(command) > turn_limit:
+            raise f.error("command_ap", f"lists {len(command)} turns; the game has "
+                                        f"{turn_limit}")
+        for v in command:
+            if not 0 <= v <= MAX_COMMAND_AP:
+                raise f.error("command_ap", f"must be from 0 to {MAX_COMMAND_AP}, not {v}")
+        return tuple(command)
+
+    def read_action_die(self, f: Fields) -> tuple[int, int, int]:
+        die = f.raw("action_die", [1, 2, 3])
+        if (not isinstance(die, list) or len(die) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6
+                           for v in die)):
+            raise f.error("action_die", "must list the AP of die faces 1, 2 and 3 (e.g. "
+                                        "[1, 2, 0] when a 3 counts as 0)")
+        return (die[0], die[1], die[2])
+
+    def read_exits(self, f: Fields) -> tuple[tuple[Hex, ...], tuple[int, int]]:
+        """``exits`` (hexes on the board's edge) and ``exit_vp`` ([VP, per this many units])."""
         exits = self.hexes(f, "exits")
         for i, h in enumerate(exits):
             if not (h[0] in (0, self.cols - 1) or h[1] in (0, self.rows - 1)):
@@ -359,16 +384,7 @@ class _Parser:
                                      "exited (e.g. [2, 3])")
         if exit_vp[0] and not exits:
             raise f.error("exit_vp", "is set but the side has no exits")
-        reinforcements = tuple(self.read_reinforcement(r, turn_limit)
-                               for r in self.table_list(f, "reinforcements"))
-        f.finish()
-        return Side(
-            name=name, home_edges=tuple(home_value), command_ap=tuple(command),
-            action_die=(die[0], die[1], die[2]), units=units, leaders=leaders,
-            vp_counters=vp_counters, vp_target=vp_target, objectives=tuple(objectives),
-            exit_hexes=exits, exit_vp=(exit_vp[0], exit_vp[1]), reinforcements=reinforcements,
-            label=label,
-        )
+        return exits, (exit_vp[0], exit_vp[1])
 
     def hex_list(self, f: Fields, key: str) -> list[Any]:
         value = f.raw(key, [])
@@ -485,72 +501,80 @@ class _Parser:
 
 # ============================================================================ warboard scenarios
 
-def time_out_text(sc: Scenario) -> str:
-    if sc.time_out_by_vp:
+def time_out_text(scenario: Scenario) -> str:
+    if scenario.time_out_by_vp:
         return "the side with more VP wins (equal VP: a draw)."
-    if sc.time_out_winner is None:
+    if scenario.time_out_winner is None:
         return "a draw."
-    return f"{sc.sides[sc.time_out_winner].display_name} win."
+    return f"{scenario.sides[scenario.time_out_winner].display_name} win."
 
 
-def describe(sc: Scenario) -> str:
+def describe(scenario: Scenario) -> str:
     """Everything a player wants to know before choosing a scenario, as text."""
     letters = {v: k for k, v in MAP_LETTERS.items()}
-    lines = [f"{sc.title}" + (f" ({sc.date})" if sc.date else "") + f" — {sc.name}",
-             sc.summary, "",
-             f"Board {sc.cols}x{sc.rows}, {sc.turn_limit} turns; "
-             f"{sc.sides[sc.first].display_name} move first. When time runs out: "
-             + time_out_text(sc)]
-    if sc.options:
+    lines = [f"{scenario.title}" + (f" ({scenario.date})" if scenario.date else "")
+             + f" — {scenario.name}",
+             scenario.summary, "",
+             f"Board {scenario.cols}x{scenario.rows}, {scenario.turn_limit} turns; "
+             f"{scenario.sides[scenario.first].display_name} move first. When time runs out: "
+             + time_out_text(scenario)]
+    if scenario.options:
         lines.append("Options: " + ", ".join(
             f"{k} ({OPTIONS[k][0]})" + ("" if v is True else f" = {v}")
-            for k, v in sc.options.items()))
-    for seat, side in enumerate(sc.sides):
-        lines += ["", f"Seat {seat}: {side.display_name} ({side.name}), home edge "
-                      f"{' and '.join(side.home_edges)}"]
-        ap = ", ".join(str(v) for v in side.command_ap)
-        die = "" if side.action_die == (1, 2, 3) else \
-            f"; action die 1/2/3 counts {'/'.join(str(v) for v in side.action_die)}"
-        lines.append(f"  command AP {ap}" + (" (then the last repeats)"
-                                             if len(side.command_ap) > 1 else "") + die)
-        win = [f"wins at {side.vp_target} VP" if side.vp_target else "no VP target"]
-        win += [f"{vp} VP for holding {_hex_text(h)}" + _place(sc, h)
-                for h, vp in side.objectives]
-        if side.exit_hexes:
-            win.append(f"{side.exit_vp[0]} VP per {side.exit_vp[1]} units exited from "
-                       + ", ".join(_hex_text(h) for h in side.exit_hexes))
-        lines.append("  " + "; ".join(win))
-        kinds: dict[str, int] = {}
-        for u in side.units:
-            kinds[u.kind] = kinds.get(u.kind, 0) + 1
-        lines.append("  units: " + ", ".join(f"{n} {TABLES.units[k].label}"
-                                             for k, n in kinds.items()))
-        if side.leaders:
-            lines.append("  leaders: " + ", ".join(
-                f"{ld.name} {ld.rating[0]}/{ld.rating[1]} at {_hex_text(ld.at)}"
-                for ld in side.leaders))
-        if side.vp_counters:
-            lines.append("  VP counters: " + ", ".join(_hex_text(h) + _place(sc, h)
-                                                      for h in side.vp_counters))
-        for r in side.reinforcements:
-            lines.append(f"  turn {r.turn}: {len(r.units)} units and {len(r.leaders)} leaders "
-                         "arrive")
+            for k, v in scenario.options.items()))
+    for seat, side in enumerate(scenario.sides):
+        lines += _describe_side(scenario, seat, side)
     lines += ["", "Map (north at the top):"]
-    for row in range(sc.rows):
+    for row in range(scenario.rows):
         lines.append(("  " if row % 2 == 0 else "   ") + " ".join(
-            letters[sc.terrain_at((col, row))] for col in range(sc.cols)))
+            letters[scenario.terrain_at((col, row))] for col in range(scenario.cols)))
     lines.append("  " + ", ".join(f"{k} {v}" for k, v in MAP_LETTERS.items()))
-    if sc.places:
+    if scenario.places:
         lines.append("  places: " + "; ".join(f"{_hex_text(h)} {n}"
-                                              for h, n in sc.places.items()))
-    if sc.special_rules:
-        lines += ["", "Special rules:", *_wrap(sc.special_rules)]
-    lines += ["", "History:", *_wrap(sc.history)]
+                                              for h, n in scenario.places.items()))
+    if scenario.special_rules:
+        lines += ["", "Special rules:", *_wrap(scenario.special_rules)]
+    lines += ["", "History:", *_wrap(scenario.history)]
     return "\n".join(lines)
 
 
-def _place(sc: Scenario, h: Hex) -> str:
-    return f" ({sc.places[h]})" if h in sc.places else ""
+def _describe_side(scenario: Scenario, seat: int, side: Side) -> list[str]:
+    """A side in ``describe``: home edge, command AP, how it wins, its forces."""
+    lines: list[str] = []
+    lines += ["", f"Seat {seat}: {side.display_name} ({side.name}), home edge "
+                  f"{' and '.join(side.home_edges)}"]
+    ap = ", ".join(str(v) for v in side.command_ap)
+    die = "" if side.action_die == (1, 2, 3) else \
+        f"; action die 1/2/3 counts {'/'.join(str(v) for v in side.action_die)}"
+    lines.append(f"  command AP {ap}" + (" (then the last repeats)"
+                                         if len(side.command_ap) > 1 else "") + die)
+    win = [f"wins at {side.vp_target} VP" if side.vp_target else "no VP target"]
+    win += [f"{vp} VP for holding {_hex_text(h)}" + _place(scenario, h)
+            for h, vp in side.objectives]
+    if side.exit_hexes:
+        win.append(f"{side.exit_vp[0]} VP per {side.exit_vp[1]} units exited from "
+                   + ", ".join(_hex_text(h) for h in side.exit_hexes))
+    lines.append("  " + "; ".join(win))
+    kinds: dict[str, int] = {}
+    for u in side.units:
+        kinds[u.kind] = kinds.get(u.kind, 0) + 1
+    lines.append("  units: " + ", ".join(f"{n} {TABLES.units[k].label}"
+                                         for k, n in kinds.items()))
+    if side.leaders:
+        lines.append("  leaders: " + ", ".join(
+            f"{ld.name} {ld.rating[0]}/{ld.rating[1]} at {_hex_text(ld.at)}"
+            for ld in side.leaders))
+    if side.vp_counters:
+        lines.append("  VP counters: " + ", ".join(_hex_text(h) + _place(scenario, h)
+                                                  for h in side.vp_counters))
+    for r in side.reinforcements:
+        lines.append(f"  turn {r.turn}: {len(r.units)} units and {len(r.leaders)} leaders "
+                     "arrive")
+    return lines
+
+
+def _place(scenario: Scenario, h: Hex) -> str:
+    return f" ({scenario.places[h]})" if h in scenario.places else ""
 
 
 def _wrap(text: str) -> list[str]:
@@ -579,48 +603,52 @@ def _named(name: str, file_option: str) -> Scenario:
         raise ValueError(f"{exc} (a scenario file of your own: {file_option})") from None
 
 
-def summary_json(sc: Scenario) -> dict[str, Any]:
+def summary_json(scenario: Scenario) -> dict[str, Any]:
     """One line of the scenario list as data (``warboard scenarios --json``, the lobby)."""
-    return {"name": sc.name, "title": sc.title, "summary": sc.summary, "date": sc.date or None,
-            "turns": sc.turn_limit, "first": sc.first,
+    return {"name": scenario.name, "title": scenario.title, "summary": scenario.summary,
+            "date": scenario.date or None, "turns": scenario.turn_limit,
+            "first": scenario.first,
             "sides": [{"name": side.name, "label": side.display_name,
-                       "home_edges": list(side.home_edges)} for side in sc.sides]}
+                       "home_edges": list(side.home_edges)} for side in scenario.sides]}
 
 
-def details_json(sc: Scenario) -> dict[str, Any]:
+def details_json(scenario: Scenario) -> dict[str, Any]:
     """``warboard scenarios NAME --json``: the summary and what ``describe`` adds in words."""
-    out = summary_json(sc)
-    for side, data in zip(sc.sides, out["sides"], strict=True):
+    out = summary_json(scenario)
+    for side, data in zip(scenario.sides, out["sides"], strict=True):
         data.update(vp_target=side.vp_target, units=len(side.units), leaders=len(side.leaders),
                     reinforcements=[{"turn": r.turn, "units": len(r.units),
                                      "leaders": len(r.leaders)} for r in side.reinforcements])
-    out.update(cols=sc.cols, rows=sc.rows, time_out=time_out_text(sc), options=sc.options,
-               special_rules=sc.special_rules, history=sc.history)
+    out.update(cols=scenario.cols, rows=scenario.rows, time_out=time_out_text(scenario),
+               options=scenario.options, special_rules=scenario.special_rules,
+               history=scenario.history)
     return out
 
 
 def run_scenarios(args: Any) -> int:
     """``warboard scenarios [NAME | --check FILE] [--json]``."""
     if args.check or args.name:
-        sc = load_scenario_file(args.check) if args.check else _named(args.name, "--check FILE")
+        scenario = (load_scenario_file(args.check) if args.check
+                    else _named(args.name, "--check FILE"))
         if args.json:
-            print(json.dumps(details_json(sc)))
+            print(json.dumps(details_json(scenario)))
         elif args.check:
-            print(f"{args.check}: OK — {sc.title}: {sc.summary}\n\n{describe(sc)}")
+            print(f"{args.check}: OK — {scenario.title}: {scenario.summary}\n\n"
+                  f"{describe(scenario)}")
         else:
-            print(describe(sc))
+            print(describe(scenario))
         return 0
     if args.json:
         print(json.dumps({"scenarios": [summary_json(_packaged(n)) for n in list_names()]}))
         return 0
     rows = []
     for name in list_names():
-        sc = _packaged(name)
-        a, b = sc.sides
+        scenario = _packaged(name)
+        a, b = scenario.sides
         first = "*"
-        sides = (f"{a.display_name}{first if sc.first == 0 else ''} v "
-                 f"{b.display_name}{first if sc.first == 1 else ''}")
-        rows.append((name, sc.title, str(sc.turn_limit), sides, sc.summary))
+        sides = (f"{a.display_name}{first if scenario.first == 0 else ''} v "
+                 f"{b.display_name}{first if scenario.first == 1 else ''}")
+        rows.append((name, scenario.title, str(scenario.turn_limit), sides, scenario.summary))
     head = ("name", "title", "turns", "sides (* moves first)", "summary")
     widths = [max(len(r[i]) for r in (head, *rows)) for i in range(4)]
     for r in (head, *rows):

@@ -9,22 +9,23 @@ reinforcements still to come, turn limit), so ``state_from_json(data)`` needs no
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import PositionError
+from warboard.holdtheline.board import IMPASSABLE
 from warboard.holdtheline.hexes import Hex
+from warboard.holdtheline.movement import stack_ok
+from warboard.holdtheline.options import Options
 from warboard.holdtheline.pending import Pending
-from warboard.holdtheline.pieces import ELIMINATED, EXITED, ON, WAITING
+from warboard.holdtheline.pieces import ELIMINATED, EXITED, ON, WAITING, Leader, Roster, Unit
 from warboard.holdtheline.resolve import ROLLS
 from warboard.holdtheline.resolve import STAGES as STAGE_STEPS
 from warboard.holdtheline.scenario import (
     EDGES,
     UNIT_KINDS,
-    LeaderSetup,
-    Reinforcement,
     Scenario,
     Side,
-    UnitSetup,
 )
 from warboard.holdtheline.state import ACT, AP_PHASE, OVER, HtlState
 from warboard.holdtheline.tables import TABLES
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 STATUSES = (ON, ELIMINATED, EXITED, WAITING)
 PHASES = (AP_PHASE, ACT, OVER)
 STAGES = tuple(STAGE_STEPS)
+NO_HEXES: tuple[Hex, ...] = ()
 DECISIONS = ("evade", "allocate", "retreat", "displace", "escape", "advance")
 
 
@@ -44,48 +46,49 @@ def _h(h: Hex | None) -> list[int] | None:
 
 # ============================================================================ to JSON
 
-def position_to_json(st: HtlState) -> dict[str, Any]:
-    sc = st.sc
-    sides = sc.sides
+def position_to_json(state: HtlState) -> dict[str, Any]:
+    scenario = state.scenario
+    sides = scenario.sides
     data: dict[str, Any] = {
-        "game": "holdtheline", "scenario": sc.name, "title": sc.title,
-        "options": st.opts.to_json(),
-        "cols": sc.cols, "rows": sc.rows,
+        "game": "holdtheline", "scenario": scenario.name, "title": scenario.title,
+        "options": state.opts.to_json(),
+        "cols": scenario.cols, "rows": scenario.rows,
         "terrain": [{"at": [c, r], "terrain": t} for (c, r), t in sorted(
-            sc.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0])) if t != "clear"],
+            scenario.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0])) if t != "clear"],
         "places": [{"at": list(h), "name": n} for h, n in sorted(
-            sc.places.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+            scenario.places.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
         "sides": [s.name for s in sides],
         "labels": [s.display_name for s in sides],
         "home_edges": [list(s.home_edges) for s in sides],
-        "first": sc.first, "turn": st.turn, "turn_limit": sc.turn_limit,
-        "time_out_winner": sc.time_out_winner, "time_out_by_vp": sc.time_out_by_vp,
-        "phase": st.phase, "active": st.active, "to_move": st.current_player(), "ap": st.ap,
-        "command_ap": [st.command_ap(0), st.command_ap(1)],
+        "first": scenario.first, "turn": state.turn, "turn_limit": scenario.turn_limit,
+        "time_out_winner": scenario.time_out_winner, "time_out_by_vp": scenario.time_out_by_vp,
+        "phase": state.phase, "active": state.active, "to_move": state.current_player(),
+        "ap": state.ap,
+        "command_ap": [state.command_ap(0), state.command_ap(1)],
         "command_ap_by_turn": [list(s.command_ap) for s in sides],
         "action_die": [list(s.action_die) for s in sides],
-        "leaders_lost": st.leaders_lost[:],
-        "vp": [st.vp_total(0), st.vp_total(1)],
-        "vp_earned": st.vp_earned[:],
+        "leaders_lost": state.leaders_lost[:],
+        "vp": [state.vp_total(0), state.vp_total(1)],
+        "vp_earned": state.vp_earned[:],
         "vp_target": [s.vp_target for s in sides],
-        "exited": st.exited[:],
-        "units": [_unit_json(st, u) for u in st.units],
-        "leaders": [_leader_json(st, L) for L in st.leaders],
-        "vp_counters": [{"id": cid, "side": s, "at": list(h)} for cid, s, h in st.counters],
-        "objectives": _objectives(st),
+        "exited": state.exited[:],
+        "units": [_unit_json(state, u) for u in state.units],
+        "leaders": [_leader_json(state, leader) for leader in state.leaders],
+        "vp_counters": [{"id": cid, "side": s, "at": list(h)} for cid, s, h in state.counters],
+        "objectives": _objectives(state),
         "exits": [{"side": i, "hexes": [list(h) for h in s.exit_hexes],
-                   "vp": list(s.exit_vp), "exited": st.exited[i]}
+                   "vp": list(s.exit_vp), "exited": state.exited[i]}
                   for i, s in enumerate(sides) if s.exit_hexes],
         "attacks": [{"target": list(t), "from": [list(h) for h in f]}
-                    for t, f in st.attacks.items()],
-        "pending": pending_to_json(st, st.pending),
-        "result": st.result,
-        "events": list(st.events),
+                    for t, f in state.attacks.items()],
+        "pending": pending_to_json(state, state.pending),
+        "result": state.result,
+        "events": list(state.events),
     }
     return data
 
 
-def _unit_json(st: HtlState, u: Any) -> dict[str, Any]:
+def _unit_json(state: HtlState, u: Any) -> dict[str, Any]:
     d = {"id": u.id, "side": u.side, "kind": u.kind, "mp": u.mp, "start_mp": u.start_mp,
          "at": _h(u.at), "status": u.status, "acted": u.acted, "moved": u.moved,
          "fired_at": u.fired_at}
@@ -93,33 +96,34 @@ def _unit_json(st: HtlState, u: Any) -> dict[str, Any]:
         d["worn"] = u.worn
     if u.status == WAITING:
         d["arrive"] = u.arrive
-        d["enter_at"] = _h(st.game.unit_setup[u.id])
+        d["enter_at"] = _h(state.roster.unit_arrival[u.id])
         d["entry"] = [list(h) for h in u.entry]
     return d
 
 
-def _leader_json(st: HtlState, L: Any) -> dict[str, Any]:
-    d = {"id": L.id, "name": L.name, "side": L.side, "at": _h(L.at), "rating": list(L.rating),
-         "hits": L.hits, "acted": L.acted, "start_at": _h(L.start_at), "status": L.status}
-    if L.status == WAITING:
-        d["arrive"] = L.arrive
-        d["enter_at"] = _h(st.game.leader_setup[L.id])
-        d["entry"] = [list(h) for h in L.entry]
+def _leader_json(state: HtlState, leader: Any) -> dict[str, Any]:
+    d = {"id": leader.id, "name": leader.name, "side": leader.side, "at": _h(leader.at),
+         "rating": list(leader.rating), "hits": leader.hits, "acted": leader.acted,
+         "start_at": _h(leader.start_at), "status": leader.status}
+    if leader.status == WAITING:
+        d["arrive"] = leader.arrive
+        d["enter_at"] = _h(state.roster.leader_arrival[leader.id])
+        d["entry"] = [list(h) for h in leader.entry]
     return d
 
 
-def _objectives(st: HtlState) -> list[dict[str, Any]]:
-    occ = st.occupancy()
+def _objectives(state: HtlState) -> list[dict[str, Any]]:
+    occ = state.occupancy()
     out = []
-    for i, s in enumerate(st.sc.sides):
+    for i, s in enumerate(state.scenario.sides):
         for h, vp in s.objectives:
             here = occ.get(h)
             out.append({"at": list(h), "side": i, "vp": vp,
-                        "held": bool(here) and st.units[here[0]].side == i})
+                        "held": here is not None and state.units[here[0]].side == i})
     return out
 
 
-def pending_to_json(st: HtlState, p: Pending | None) -> dict[str, Any] | None:
+def pending_to_json(state: HtlState, p: Pending | None) -> dict[str, Any] | None:
     if p is None:
         return None
     data: dict[str, Any] = {
@@ -135,27 +139,35 @@ def pending_to_json(st: HtlState, p: Pending | None) -> dict[str, Any] | None:
         "eliminated": p.eliminated, "converted": p.converted,
         "path": [list(h) for h in p.path],
     }
-    if p.stage == "allocate":
-        data["choices"] = list(p.choices)
-    elif p.stage in ("retreat", "displace"):
-        data["choices"] = [{"to": list(h), "displaces": (st.units[d].id if d is not None
-                                                         else None)} for h, d in p.choices]
-    elif p.stage == "escape":
-        data["choices"] = [list(h) for h in p.choices]
-    else:
-        data["choices"] = []
+    data["choices"] = _choices_json(state, p)
     if p.wait == "decision":
-        decision: dict[str, Any] = {"kind": p.stage, "seat": p.decider}
-        if p.stage == "allocate":
-            decision["units"] = list(p.choices)
-        elif p.stage == "retreat":
-            decision.update(unit=p.current, choices=[list(h) for h, _ in p.choices])
-        elif p.stage == "displace":
-            decision.update(unit=p.displacing, choices=[list(h) for h, _ in p.choices])
-        elif p.stage == "escape":
-            decision.update(leader=p.current, choices=[list(h) for h in p.choices])
-        data["decision"] = decision
+        data["decision"] = _decision_json(p)
     return data
+
+
+def _choices_json(state: HtlState, p: Pending) -> list[Any]:
+    if p.stage == "allocate":
+        return list(p.choices)
+    if p.stage in ("retreat", "displace"):
+        return [{"to": list(h), "displaces": (state.units[d].id if d is not None else None)}
+                for h, d in p.choices]
+    if p.stage == "escape":
+        return [list(h) for h in p.choices]
+    return []
+
+
+def _decision_json(p: Pending) -> dict[str, Any]:
+    """The decision a pending activation waits for, as the tables show it."""
+    decision: dict[str, Any] = {"kind": p.stage, "seat": p.decider}
+    if p.stage == "allocate":
+        decision["units"] = list(p.choices)
+    elif p.stage == "retreat":
+        decision.update(unit=p.current, choices=[list(h) for h, _ in p.choices])
+    elif p.stage == "displace":
+        decision.update(unit=p.displacing, choices=[list(h) for h, _ in p.choices])
+    elif p.stage == "escape":
+        decision.update(leader=p.current, choices=[list(h) for h in p.choices])
+    return decision
 
 
 # ============================================================================ from JSON
@@ -177,7 +189,8 @@ class _Reader:
             return default
         raise self.fail(f"{where}{key}", "is missing")
 
-    def int(self, value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    def whole(self, value: Any, where: str, lo: int | None = None, hi: int | None = None,
+              ) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(where, f"must be a whole number, not {value!r}")
         if lo is not None and value < lo:
@@ -186,17 +199,17 @@ class _Reader:
             raise self.fail(where, f"must be at most {hi}, not {value}")
         return value
 
-    def bool(self, value: Any, where: str) -> bool:
+    def flag(self, value: Any, where: str) -> bool:
         if not isinstance(value, bool):
             raise self.fail(where, f"must be true or false, not {value!r}")
         return value
 
-    def str(self, value: Any, where: str) -> str:
+    def text(self, value: Any, where: str) -> str:
         if not isinstance(value, str) or not value:
             raise self.fail(where, f"must be a non-empty string, not {value!r}")
         return value
 
-    def list(self, value: Any, where: str) -> list[Any]:
+    def items(self, value: Any, where: str) -> list[Any]:
         if not isinstance(value, list):
             raise self.fail(where, f"must be a list, not {type(value).__name__}")
         return value
@@ -206,10 +219,10 @@ class _Reader:
             raise self.fail(where, "must be an object")
         return value
 
-    def hex(self, value: Any, where: str, cols: int, rows: int, optional: bool = False,
-            ) -> Hex | None:
-        if value is None and optional:
-            return None
+    def hex_or_none(self, value: Any, where: str, cols: int, rows: int) -> Hex | None:
+        return None if value is None else self.hex(value, where, cols, rows)
+
+    def hex(self, value: Any, where: str, cols: int, rows: int) -> Hex:
         if (not isinstance(value, list) or len(value) != 2
                 or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
             raise self.fail(where, f"must be a hex [col, row], not {value!r}")
@@ -218,91 +231,41 @@ class _Reader:
         return (value[0], value[1])
 
     def pair(self, value: Any, where: str) -> list[Any]:
-        v = self.list(value, where)
+        v = self.items(value, where)
         if len(v) != 2:
             raise self.fail(where, "must have one entry per side")
         return v
 
 
 def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
-    """The scenario facts a position carries (no reinforcements; those are read with the
-    pieces)."""
+    """The scenario facts a position carries (no pieces; those are read with the state)."""
     r = _Reader(data)
     d = r.data
-    cols = r.int(r.get(d, "cols", "", 13), "cols", 2, 60)
-    rows = r.int(r.get(d, "rows", "", 9), "rows", 2, 60)
-    terrain: dict[Hex, str] = {}
-    for i, t in enumerate(r.list(r.get(d, "terrain", "", []), "terrain")):
-        w = f"terrain[{i}]"
-        t = r.obj(t, w)
-        h = r.hex(r.get(t, "at", w + "."), w + ".at", cols, rows)
-        name = r.str(r.get(t, "terrain", w + "."), w + ".terrain")
-        if name not in TABLES.terrain:
-            raise r.fail(w + ".terrain", f"unknown terrain {name!r}; terrains: "
-                         f"{', '.join(TABLES.terrain)}")
-        if h in terrain:
-            raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is listed twice")
-        terrain[h] = name  # type: ignore[index]
+    cols = r.whole(r.get(d, "cols", "", 13), "cols", 2, 60)
+    rows = r.whole(r.get(d, "rows", "", 9), "rows", 2, 60)
+    terrain = _read_terrain(r, d, cols, rows)
     names = r.pair(r.get(d, "sides", ""), "sides")
     labels = r.pair(r.get(d, "labels", "", list(names)), "labels")
     edges = r.pair(r.get(d, "home_edges", "", [[], []]), "home_edges")
     cmd = r.pair(r.get(d, "command_ap_by_turn", "", None) or [[3], [3]], "command_ap_by_turn")
     dice = r.pair(r.get(d, "action_die", "", [[1, 2, 3], [1, 2, 3]]), "action_die")
     targets = r.pair(r.get(d, "vp_target", "", [None, None]), "vp_target")
-    objectives: list[list[tuple[Hex, int]]] = [[], []]
-    for i, o in enumerate(r.list(r.get(d, "objectives", "", []), "objectives")):
-        w = f"objectives[{i}]"
-        o = r.obj(o, w)
-        s = r.int(r.get(o, "side", w + "."), w + ".side", 0, 1)
-        objectives[s].append((r.hex(r.get(o, "at", w + "."), w + ".at", cols, rows),
-                              r.int(r.get(o, "vp", w + ".", 1), w + ".vp", 0, 99)))
-    exits: list[tuple[tuple[Hex, ...], tuple[int, int]]] = [((), (0, 0)), ((), (0, 0))]
-    for i, e in enumerate(r.list(r.get(d, "exits", "", []), "exits")):
-        w = f"exits[{i}]"
-        e = r.obj(e, w)
-        s = r.int(r.get(e, "side", w + "."), w + ".side", 0, 1)
-        hx = tuple(r.hex(h, f"{w}.hexes[{j}]", cols, rows)
-                   for j, h in enumerate(r.list(r.get(e, "hexes", w + "."), w + ".hexes")))
-        vp = r.pair(r.get(e, "vp", w + ".", [0, 0]), w + ".vp")
-        exits[s] = (hx, (r.int(vp[0], w + ".vp[0]", 0, 99),  # type: ignore[assignment]
-                         r.int(vp[1], w + ".vp[1]", 0, 99)))
-    sides = []
-    for s in range(2):
-        name = r.str(names[s], f"sides[{s}]")
-        ed = tuple(r.list(edges[s], f"home_edges[{s}]"))
-        for j, e in enumerate(ed):
-            if e not in EDGES:
-                raise r.fail(f"home_edges[{s}][{j}]", f"must be one of {', '.join(EDGES)}")
-        ca = tuple(r.int(v, f"command_ap_by_turn[{s}][{j}]", 0, 20)
-                   for j, v in enumerate(r.list(cmd[s], f"command_ap_by_turn[{s}]")))
-        if not ca:
-            raise r.fail(f"command_ap_by_turn[{s}]", "must not be empty")
-        ad = r.list(dice[s], f"action_die[{s}]")
-        if len(ad) != 3:
-            raise r.fail(f"action_die[{s}]", "must give the value of faces 1, 2 and 3")
-        ad_t = tuple(r.int(v, f"action_die[{s}][{j}]", 0, 6) for j, v in enumerate(ad))
-        tgt = None if targets[s] is None else r.int(targets[s], f"vp_target[{s}]", 0, 999)
-        sides.append(Side(name=name, home_edges=ed, command_ap=ca,
-                          action_die=ad_t,  # type: ignore[arg-type]
-                          vp_target=tgt, objectives=tuple(objectives[s]),
-                          exit_hexes=exits[s][0], exit_vp=exits[s][1],
-                          label=str(labels[s] or "")))
-    first = r.int(r.get(d, "first", "", 0), "first", 0, 1)
-    limit = r.int(r.get(d, "turn_limit", "", 99), "turn_limit", 1, 999)
+    objectives = _read_objectives(r, d, cols, rows)
+    exits = _read_exits(r, d, cols, rows)
+    sides = [_read_side(r, s, names[s], edges[s], cmd[s], dice[s], targets[s])
+             for s in range(2)]
+    sides = [replace(side, objectives=tuple(objectives[s]), exit_hexes=exits[s][0],
+                     exit_vp=exits[s][1], label=str(labels[s] or ""))
+             for s, side in enumerate(sides)]
+    first = r.whole(r.get(d, "first", "", 0), "first", 0, 1)
+    limit = r.whole(r.get(d, "turn_limit", "", 99), "turn_limit", 1, 999)
     tow = r.get(d, "time_out_winner", "", None)
-    tow = None if tow is None else r.int(tow, "time_out_winner", 0, 1)
+    tow = None if tow is None else r.whole(tow, "time_out_winner", 0, 1)
     by_vp = r.get(d, "time_out_by_vp", "", False)
     if not isinstance(by_vp, bool):
         raise r.fail("time_out_by_vp", "must be true or false")
     options = r.obj(r.get(d, "options", "", {}), "options")
-    places: dict[Hex, str] = {}
-    for i, pl in enumerate(r.list(r.get(d, "places", "", []), "places")):
-        w = f"places[{i}]"
-        pl = r.obj(pl, w)
-        h = r.hex(r.get(pl, "at", w + "."), w + ".at", cols, rows)
-        if h in places:
-            raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is named twice")
-        places[h] = r.str(r.get(pl, "name", w + "."), w + ".name")  # type: ignore[index]
+    places = _read_places(r, d, cols, rows)
     return Scenario(name=str(d.get("scenario") or "position"), title=str(d.get("title", "")),
                     history="", cols=cols, rows=rows, terrain=terrain,
                     sides=(sides[0], sides[1]), first=first, turn_limit=limit,
@@ -310,43 +273,166 @@ def scenario_from_position(data: Mapping[str, Any]) -> Scenario:
                     places=places)
 
 
+def _read_terrain(r: _Reader, d: Mapping[str, Any], cols: int, rows: int) -> dict[Hex, str]:
+    terrain: dict[Hex, str] = {}
+    for i, t in enumerate(r.items(r.get(d, "terrain", "", []), "terrain")):
+        w = f"terrain[{i}]"
+        t = r.obj(t, w)
+        h = r.hex(r.get(t, "at", w + "."), w + ".at", cols, rows)
+        name = r.text(r.get(t, "terrain", w + "."), w + ".terrain")
+        if name not in TABLES.terrain:
+            raise r.fail(w + ".terrain", f"unknown terrain {name!r}; terrains: "
+                         f"{', '.join(TABLES.terrain)}")
+        if h in terrain:
+            raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is listed twice")
+        terrain[h] = name
+    return terrain
+
+
+def _read_objectives(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
+                     ) -> list[list[tuple[Hex, int]]]:
+    """Each side's objectives (hex, VP)."""
+    objectives: list[list[tuple[Hex, int]]] = [[], []]
+    for i, o in enumerate(r.items(r.get(d, "objectives", "", []), "objectives")):
+        w = f"objectives[{i}]"
+        o = r.obj(o, w)
+        s = r.whole(r.get(o, "side", w + "."), w + ".side", 0, 1)
+        objectives[s].append((r.hex(r.get(o, "at", w + "."), w + ".at", cols, rows),
+                              r.whole(r.get(o, "vp", w + ".", 1), w + ".vp", 0, 99)))
+    return objectives
+
+
+def _read_exits(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
+                ) -> list[tuple[tuple[Hex, ...], tuple[int, int]]]:
+    """Each side's exit hexes and exit VP ([VP, per this many units])."""
+    exits: list[tuple[tuple[Hex, ...], tuple[int, int]]] = [((), (0, 0)), ((), (0, 0))]
+    for i, e in enumerate(r.items(r.get(d, "exits", "", []), "exits")):
+        w = f"exits[{i}]"
+        e = r.obj(e, w)
+        s = r.whole(r.get(e, "side", w + "."), w + ".side", 0, 1)
+        hx = tuple(r.hex(h, f"{w}.hexes[{j}]", cols, rows)
+                   for j, h in enumerate(r.items(r.get(e, "hexes", w + "."), w + ".hexes")))
+        vp = r.pair(r.get(e, "vp", w + ".", [0, 0]), w + ".vp")
+        exits[s] = (hx, (r.whole(vp[0], w + ".vp[0]", 0, 99),
+                         r.whole(vp[1], w + ".vp[1]", 0, 99)))
+    return exits
+
+
+def _read_side(r: _Reader, s: int, name: Any, edges: Any, command_ap: Any, die: Any,
+               target: Any) -> Side:
+    """Side ``s``'s name, home edges, command AP by turn, action die faces and VP target."""
+    name = r.text(name, f"sides[{s}]")
+    home = tuple(r.items(edges, f"home_edges[{s}]"))
+    for j, e in enumerate(home):
+        if e not in EDGES:
+            raise r.fail(f"home_edges[{s}][{j}]", f"must be one of {', '.join(EDGES)}")
+    command = tuple(r.whole(v, f"command_ap_by_turn[{s}][{j}]", 0, 20)
+                    for j, v in enumerate(r.items(command_ap, f"command_ap_by_turn[{s}]")))
+    if not command:
+        raise r.fail(f"command_ap_by_turn[{s}]", "must not be empty")
+    faces = r.items(die, f"action_die[{s}]")
+    if len(faces) != 3:
+        raise r.fail(f"action_die[{s}]", "must give the value of faces 1, 2 and 3")
+    a, b, c = (r.whole(v, f"action_die[{s}][{j}]", 0, 6) for j, v in enumerate(faces))
+    vp_target = None if target is None else r.whole(target, f"vp_target[{s}]", 0, 999)
+    return Side(name=name, home_edges=home, command_ap=command, action_die=(a, b, c),
+                vp_target=vp_target)
+
+
+def _read_places(r: _Reader, d: Mapping[str, Any], cols: int, rows: int) -> dict[Hex, str]:
+    places: dict[Hex, str] = {}
+    for i, pl in enumerate(r.items(r.get(d, "places", "", []), "places")):
+        w = f"places[{i}]"
+        pl = r.obj(pl, w)
+        h = r.hex(r.get(pl, "at", w + "."), w + ".at", cols, rows)
+        if h in places:
+            raise r.fail(w + ".at", f"hex {h[0]},{h[1]} is named twice")
+        places[h] = r.text(r.get(pl, "name", w + "."), w + ".name")
+    return places
+
+
 def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None, *,
                     events: bool = True) -> HtlState:
-    """A state from its JSON; ``PositionError`` names the field that is wrong. Without a game
-    (or when the position's pieces do not match the game's scenario) the game is made from the
-    position's own scenario facts. ``events=False`` skips reading the event log (for callers
-    that do not need the past, e.g. search): the state starts with an empty ``events`` list,
-    and the events it logs from then on are numbered after the position's."""
-    from warboard.holdtheline.game import HoldTheLineGame
-
+    """A state from its JSON; ``PositionError`` names the field that is wrong. The state
+    belongs to ``game`` when the position's scenario facts and options are the game's; else
+    to a game made from the position's own facts (one per set of facts, shared). The pieces
+    keep the position's order (legal actions are listed in it). ``events=False`` skips
+    reading the event log (for callers that do not need the past, e.g. search): the state
+    starts with an empty ``events`` list, and the events it logs from then on are numbered
+    after the position's."""
     r = _Reader(data)
     d = r.data
     if d.get("game", "holdtheline") != "holdtheline":
         raise r.fail("game", f"must be \"holdtheline\", not {d.get('game')!r}")
-    base = scenario_from_position(d)
-    cols, rows = base.cols, base.rows
-    # pieces
-    units_in = r.list(r.get(d, "units", ""), "units")
-    leaders_in = r.list(r.get(d, "leaders", "", []), "leaders")
-    setups: list[list[UnitSetup]] = [[], []]
-    lsetups: list[list[LeaderSetup]] = [[], []]
-    reinf: list[list[Reinforcement]] = [[], []]
-    parsed_units = []
+    facts = scenario_from_position(d)
+    cols, rows = facts.cols, facts.rows
+    units_in = r.items(r.get(d, "units", ""), "units")
+    leaders_in = r.items(r.get(d, "leaders", "", []), "leaders")
+    units, unit_arrival = _read_units(r, units_in, cols, rows)
+    leaders, leader_arrival = _read_leaders(r, leaders_in, cols, rows)
+    counters = _read_counters(r, d, cols, rows)
+    if len({u.id for u in units}) != len(units):
+        raise r.fail("units", "unit ids must be unique")
+    if len({leader.id for leader in leaders}) != len(leaders):
+        raise r.fail("leaders", "leader ids must be unique")
+    owner = _position_game(facts, game)
+    _check_pieces(r, units, leaders)
+    roster = Roster({u.id: i for i, u in enumerate(units)},
+                    {ld.id: i for i, ld in enumerate(leaders)}, unit_arrival, leader_arrival)
+    turn = r.whole(r.get(d, "turn", "", 1), "turn", 1, facts.turn_limit)
+    active = r.whole(r.get(d, "active", "", facts.first), "active", 0, 1)
+    phase = r.get(d, "phase", "", ACT)
+    if phase not in PHASES:
+        raise r.fail("phase", f"must be one of {', '.join(PHASES)}")
+    ap = r.whole(r.get(d, "ap", "", 0), "ap", 0, 99)
+    leaders_lost = _per_side(r, d, "leaders_lost", [0, 0], 99)
+    vp_earned = _per_side(r, d, "vp_earned", d.get("vp", [0, 0]), 999)
+    exited = _per_side(r, d, "exited", [0, 0], 999)
+    attacks = _read_attacks(r, d, cols, rows)
+    log = r.items(r.get(d, "events", "", []), "events")
+    result = r.get(d, "result", "", None)
+    result = dict(result) if isinstance(result, Mapping) else None
+    if phase == OVER and result is None:
+        raise r.fail("result", "a finished game needs its result")
+    pending = _pending_from_json(r, r.get(d, "pending", "", None), roster, cols, rows)
+    if pending is not None and phase != ACT:
+        raise r.fail("pending", "only a side acting may have an activation under way")
+    state = HtlState.at_position(
+        owner, owner.scenario, roster, units=units, leaders=leaders, counters=counters,
+        turn=turn, active=active, phase=phase, ap=ap, leaders_lost=leaders_lost,
+        vp_earned=vp_earned, exited=exited, attacks=attacks,
+        events=[dict(e) for e in log] if events else [], n_events=len(log), result=result,
+        pending=pending)
+    _check_board(r, state)
+    return state
+
+
+def _per_side(r: _Reader, d: Mapping[str, Any], key: str, default: Any, most: int,
+              ) -> list[int]:
+    return [r.whole(v, f"{key}[{i}]", 0, most)
+            for i, v in enumerate(r.pair(r.get(d, key, "", default), key))]
+
+
+def _read_units(r: _Reader, units_in: list[Any], cols: int, rows: int,
+                ) -> tuple[list[Unit], dict[str, Hex]]:
+    """The combat units in the position's order, and where each waiting one enters."""
+    units: list[Unit] = []
+    arrival: dict[str, Hex] = {}
     for i, u in enumerate(units_in):
         w = f"units[{i}]"
         u = r.obj(u, w)
-        uid = r.str(r.get(u, "id", w + "."), w + ".id")
-        side = r.int(r.get(u, "side", w + "."), w + ".side", 0, 1)
-        kind = r.str(r.get(u, "kind", w + "."), w + ".kind")
+        uid = r.text(r.get(u, "id", w + "."), w + ".id")
+        side = r.whole(r.get(u, "side", w + "."), w + ".side", 0, 1)
+        kind = r.text(r.get(u, "kind", w + "."), w + ".kind")
         if kind not in UNIT_KINDS:
             raise r.fail(w + ".kind", f"must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
         status = r.get(u, "status", w + ".", ON)
         if status not in STATUSES:
             raise r.fail(w + ".status", f"must be one of {', '.join(STATUSES)}")
-        start_mp = r.int(r.get(u, "start_mp", w + ".", u.get("mp")), w + ".start_mp", 1,
+        start_mp = r.whole(r.get(u, "start_mp", w + ".", u.get("mp")), w + ".start_mp", 1,
                          TABLES.units[kind].max_mp)
-        mp = r.int(r.get(u, "mp", w + "."), w + ".mp", 0, start_mp)
-        at = r.hex(r.get(u, "at", w + ".", None), w + ".at", cols, rows, optional=True)
+        mp = r.whole(r.get(u, "mp", w + "."), w + ".mp", 0, start_mp)
+        at = r.hex_or_none(r.get(u, "at", w + ".", None), w + ".at", cols, rows)
         if status == ON:
             if at is None:
                 raise r.fail(w + ".at", "a unit on the board needs a hex")
@@ -354,148 +440,122 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
                 raise r.fail(w + ".mp", "a unit on the board has at least 1 MP")
         elif status != WAITING:
             at = None
-        enter_at = at
+        arrive, entry = 0, NO_HEXES
         if status == WAITING:
-            enter_at, entry, arrive = _arrival(r, u, w, cols, rows)
-            reinf[side].append(Reinforcement(turn=arrive, units=(UnitSetup(
-                uid, kind, start_mp, enter_at),), entry=entry))  # type: ignore[arg-type]
-        else:
-            setups[side].append(UnitSetup(uid, kind, start_mp,
-                                          at if at is not None else (0, 0)))
-        parsed_units.append((uid, side, kind, mp, start_mp, at, status,
-                             r.bool(r.get(u, "acted", w + ".", False), w + ".acted"),
-                             r.bool(r.get(u, "moved", w + ".", False), w + ".moved"),
-                             r.bool(r.get(u, "fired_at", w + ".", False), w + ".fired_at"),
-                             r.int(r.get(u, "worn", w + ".", 0), w + ".worn", 0, start_mp)))
-    parsed_leaders = []
-    for i, L in enumerate(leaders_in):
+            arrival[uid], entry, arrive = _arrival(r, u, w, cols, rows)
+        unit = Unit(uid, side, kind, mp, start_mp, at, status, arrive, entry)
+        unit.acted = r.flag(r.get(u, "acted", w + ".", False), w + ".acted")
+        unit.moved = r.flag(r.get(u, "moved", w + ".", False), w + ".moved")
+        unit.fired_at = r.flag(r.get(u, "fired_at", w + ".", False), w + ".fired_at")
+        unit.worn = r.whole(r.get(u, "worn", w + ".", 0), w + ".worn", 0, start_mp)
+        units.append(unit)
+    return units, arrival
+
+
+def _read_leaders(r: _Reader, leaders_in: list[Any], cols: int, rows: int,
+                  ) -> tuple[list[Leader], dict[str, Hex]]:
+    """The leaders in the position's order, and where each waiting one enters."""
+    leaders: list[Leader] = []
+    arrival: dict[str, Hex] = {}
+    for i, data in enumerate(leaders_in):
         w = f"leaders[{i}]"
-        L = r.obj(L, w)
-        lid = r.str(r.get(L, "id", w + "."), w + ".id")
-        name = r.str(r.get(L, "name", w + ".", lid), w + ".name")
-        side = r.int(r.get(L, "side", w + "."), w + ".side", 0, 1)
-        rating = r.pair(r.get(L, "rating", w + ".", [1, 1]), w + ".rating")
-        rt = (r.int(rating[0], w + ".rating[0]", 0, 4), r.int(rating[1], w + ".rating[1]", 1, 4))
-        status = r.get(L, "status", w + ".", ON)
+        data = r.obj(data, w)
+        lid = r.text(r.get(data, "id", w + "."), w + ".id")
+        name = r.text(r.get(data, "name", w + ".", lid), w + ".name")
+        side = r.whole(r.get(data, "side", w + "."), w + ".side", 0, 1)
+        rating = r.pair(r.get(data, "rating", w + ".", [1, 1]), w + ".rating")
+        rt = (r.whole(rating[0], w + ".rating[0]", 0, 4),
+              r.whole(rating[1], w + ".rating[1]", 1, 4))
+        status = r.get(data, "status", w + ".", ON)
         if status not in (ON, ELIMINATED, WAITING):
             raise r.fail(w + ".status", "must be board, eliminated or waiting")
-        at = r.hex(r.get(L, "at", w + ".", None), w + ".at", cols, rows, optional=True)
+        at = r.hex_or_none(r.get(data, "at", w + ".", None), w + ".at", cols, rows)
         if status == ON and at is None:
             raise r.fail(w + ".at", "a leader on the board needs a hex")
+        arrive, entry = 0, NO_HEXES
         if status == WAITING:
-            enter_at, entry, arrive = _arrival(r, L, w, cols, rows)
-            reinf[side].append(Reinforcement(turn=arrive, leaders=(LeaderSetup(
-                lid, name, enter_at, rt),), entry=entry))  # type: ignore[arg-type]
+            arrival[lid], entry, arrive = _arrival(r, data, w, cols, rows)
             at = None
-        else:
-            lsetups[side].append(LeaderSetup(lid, name, at if at is not None else (0, 0), rt))
-        start_at = r.hex(r.get(L, "start_at", w + ".", None), w + ".start_at", cols, rows,
-                         optional=True)
-        parsed_leaders.append((lid, name, side, at, rt, status,
-                               r.int(r.get(L, "hits", w + ".", 0), w + ".hits", 0, 4),
-                               r.bool(r.get(L, "acted", w + ".", False), w + ".acted"),
-                               start_at if (start_at is not None or status != ON) else at))
-    counters: list[list[Hex]] = [[], []]
-    counter_ids: list[tuple[str, int, Hex]] = []
-    for i, c in enumerate(r.list(r.get(d, "vp_counters", "", []), "vp_counters")):
+        start_at = r.hex_or_none(r.get(data, "start_at", w + ".", None), w + ".start_at", cols,
+                                 rows)
+        leader = Leader(lid, name, side, at, rt, status, arrive, entry)
+        leader.hits = r.whole(r.get(data, "hits", w + ".", 0), w + ".hits", 0, 4)
+        leader.acted = r.flag(r.get(data, "acted", w + ".", False), w + ".acted")
+        leader.start_at = start_at if (start_at is not None or status != ON) else at
+        leaders.append(leader)
+    return leaders, arrival
+
+
+def _read_counters(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
+                   ) -> tuple[tuple[str, int, Hex], ...]:
+    counters = []
+    for i, c in enumerate(r.items(r.get(d, "vp_counters", "", []), "vp_counters")):
         w = f"vp_counters[{i}]"
         c = r.obj(c, w)
-        s = r.int(r.get(c, "side", w + "."), w + ".side", 0, 1)
+        side = r.whole(r.get(c, "side", w + "."), w + ".side", 0, 1)
         h = r.hex(r.get(c, "at", w + "."), w + ".at", cols, rows)
-        cid = r.str(r.get(c, "id", w + ".", f"vp{i + 1}"), w + ".id")
-        counters[s].append(h)  # type: ignore[arg-type]
-        counter_ids.append((cid, s, h))  # type: ignore[arg-type]
-    ids = [p[0] for p in parsed_units]
-    if len(set(ids)) != len(ids):
-        raise r.fail("units", "unit ids must be unique")
-    lids = [p[0] for p in parsed_leaders]
-    if len(set(lids)) != len(lids):
-        raise r.fail("leaders", "leader ids must be unique")
-    sides = tuple(
-        Side(name=s.name, home_edges=s.home_edges, command_ap=s.command_ap,
-             action_die=s.action_die, units=tuple(setups[k]), leaders=tuple(lsetups[k]),
-             vp_counters=tuple(counters[k]), vp_target=s.vp_target, objectives=s.objectives,
-             exit_hexes=s.exit_hexes, exit_vp=s.exit_vp, reinforcements=tuple(reinf[k]),
-             label=s.label)
-        for k, s in enumerate(base.sides))
-    sc = Scenario(name=base.name, title=base.title, history="", cols=cols, rows=rows,
-                  terrain=base.terrain, sides=(sides[0], sides[1]), first=base.first,
-                  turn_limit=base.turn_limit, time_out_winner=base.time_out_winner,
-                  time_out_by_vp=base.time_out_by_vp,
-                  options=base.options, places=base.places)
-    if game is not None:
-        same = (game.scenario.name == sc.name and game.scenario.cols == cols
-                and game.scenario.rows == rows
-                and {k: v for k, v in game.scenario.terrain.items() if v != "clear"}
-                == {k: v for k, v in sc.terrain.items() if v != "clear"})
-        if not same:
-            game = None
-    try:
-        g = HoldTheLineGame("holdtheline", {}, scenario=sc)
-    except ValueError as exc:
-        raise PositionError(str(exc)) from exc
-    if game is not None:
-        g.name = game.name
-        g.options = game.options
-    elif base.options:
-        g.options = {"scenario": sc.name, "options": dict(base.options)}
-    st = g.new_initial_state()
-    _check_pieces(r, parsed_units, parsed_leaders, g)
-    # keep the position's piece order (legal actions are listed in it)
-    uorder = {p[0]: i for i, p in enumerate(parsed_units)}
-    st.units.sort(key=lambda u: uorder[u.id])
-    g.unit_index = {u.id: i for i, u in enumerate(st.units)}
-    lorder = {p[0]: i for i, p in enumerate(parsed_leaders)}
-    st.leaders.sort(key=lambda L: lorder[L.id])
-    g.leader_index = {L.id: i for i, L in enumerate(st.leaders)}
-    # dynamic fields
-    by_id = {u.id: u for u in st.units}
-    for uid, _side, _kind, mp, _smp, at, status, acted, moved, fired, worn in parsed_units:
-        u = by_id[uid]
-        u.mp, u.at, u.status, u.acted, u.fired_at = mp, at, status, acted, fired
-        u.moved, u.worn = moved, worn
-    lby = {L.id: L for L in st.leaders}
-    for lid, _n, _s, at, _rt, status, hits, acted, start_at in parsed_leaders:
-        L = lby[lid]
-        L.at, L.status, L.hits, L.acted, L.start_at = at, status, hits, acted, start_at
-    st.counters = tuple(counter_ids)
-    st.turn = r.int(r.get(d, "turn", "", 1), "turn", 1, sc.turn_limit)
-    st.active = r.int(r.get(d, "active", "", sc.first), "active", 0, 1)
-    phase = r.get(d, "phase", "", ACT)
-    if phase not in PHASES:
-        raise r.fail("phase", f"must be one of {', '.join(PHASES)}")
-    st.phase = phase
-    st.ap = r.int(r.get(d, "ap", "", 0), "ap", 0, 99)
-    st.leaders_lost = [r.int(v, f"leaders_lost[{i}]", 0, 99) for i, v in
-                       enumerate(r.pair(r.get(d, "leaders_lost", "", [0, 0]), "leaders_lost"))]
-    st.vp_earned = [r.int(v, f"vp_earned[{i}]", 0, 999) for i, v in
-                    enumerate(r.pair(r.get(d, "vp_earned", "", d.get("vp", [0, 0])),
-                                     "vp_earned"))]
-    st.exited = [r.int(v, f"exited[{i}]", 0, 999) for i, v in
-                 enumerate(r.pair(r.get(d, "exited", "", [0, 0]), "exited"))]
+        counters.append((r.text(r.get(c, "id", w + ".", f"vp{i + 1}"), w + ".id"), side, h))
+    return tuple(counters)
+
+
+def _read_attacks(r: _Reader, d: Mapping[str, Any], cols: int, rows: int,
+                  ) -> dict[Hex, tuple[Hex, ...]]:
     attacks: dict[Hex, tuple[Hex, ...]] = {}
-    for i, a in enumerate(r.list(r.get(d, "attacks", "", []), "attacks")):
+    for i, a in enumerate(r.items(r.get(d, "attacks", "", []), "attacks")):
         w = f"attacks[{i}]"
         a = r.obj(a, w)
         t = r.hex(r.get(a, "target", w + "."), w + ".target", cols, rows)
-        attacks[t] = tuple(r.hex(h, f"{w}.from[{j}]", cols, rows)  # type: ignore[index]
-                           for j, h in enumerate(r.list(r.get(a, "from", w + "."),
+        attacks[t] = tuple(r.hex(h, f"{w}.from[{j}]", cols, rows)
+                           for j, h in enumerate(r.items(r.get(a, "from", w + "."),
                                                         w + ".from")))
-    st.attacks = attacks
-    log = r.list(r.get(d, "events", "", []), "events")
-    st.events = [dict(e) for e in log] if events else []
-    st.n_events = len(log)
-    result = r.get(d, "result", "", None)
-    st.result = dict(result) if isinstance(result, Mapping) else None
-    if st.phase == OVER and st.result is None:
-        raise r.fail("result", "a finished game needs its result")
-    st.pending = _pending_from_json(r, r.get(d, "pending", "", None), st, cols, rows)
-    if st.pending is not None and st.phase != ACT:
-        raise r.fail("pending", "only a side acting may have an activation under way")
-    st._moved()
-    st._legal = None
-    _check_board(r, st)
-    return st
+    return attacks
+
+
+# scenario facts, options and how the game was made -> the game of positions with them
+_GAMES: dict[tuple[Any, ...], HoldTheLineGame] = {}
+
+
+def _facts_key(scenario: Scenario) -> tuple[Any, ...]:
+    """What a position says of its scenario (``position_to_json``), comparable and hashable."""
+    return (scenario.name, scenario.title, scenario.cols, scenario.rows,
+            tuple(sorted((h, t) for h, t in scenario.terrain.items() if t != "clear")),
+            tuple(sorted(scenario.places.items())), scenario.first, scenario.turn_limit,
+            scenario.time_out_winner, scenario.time_out_by_vp,
+            tuple((s.name, s.display_name, tuple(s.home_edges), tuple(s.command_ap),
+                   tuple(s.action_die), s.vp_target, tuple(s.objectives),
+                   tuple(s.exit_hexes), tuple(s.exit_vp)) for s in scenario.sides))
+
+
+def _position_game(facts: Scenario, game: HoldTheLineGame | None) -> HoldTheLineGame:
+    """``game`` when the position's facts and options are its own, else the (shared) game made
+    from the facts: named and optioned after ``game`` when the map is the game's."""
+    from warboard.holdtheline.game import HoldTheLineGame
+
+    try:
+        opts = Options.from_mapping(facts.options)
+    except ValueError as exc:
+        raise PositionError(str(exc)) from exc
+    key = _facts_key(facts)
+    if game is not None:
+        if game.opts == opts and _facts_key(game.scenario) == key:
+            return game
+        same_map = (game.scenario.name == facts.name and game.scenario.cols == facts.cols
+                    and game.scenario.rows == facts.rows
+                    and {k: v for k, v in game.scenario.terrain.items() if v != "clear"}
+                    == {k: v for k, v in facts.terrain.items() if v != "clear"})
+        if not same_map:
+            game = None
+    name, options = ((game.name, game.options) if game is not None else
+                     ("holdtheline", {"scenario": facts.name, "options": dict(facts.options)}
+                      if facts.options else {"scenario": facts.name}))
+    full_key = (key, repr(opts), name, repr(options))
+    owner = _GAMES.get(full_key)
+    if owner is None:
+        if len(_GAMES) > 64:
+            _GAMES.clear()
+        owner = _GAMES[full_key] = HoldTheLineGame(name, {}, scenario=facts)
+        owner.options = options
+    return owner
 
 
 def _arrival(r: _Reader, piece: Mapping[str, Any], w: str, cols: int, rows: int
@@ -503,58 +563,54 @@ def _arrival(r: _Reader, piece: Mapping[str, Any], w: str, cols: int, rows: int
     """Where and when a waiting piece arrives: ``enter_at``, its ``entry`` hexes, ``arrive``."""
     enter_at = r.hex(r.get(piece, "enter_at", w + "."), w + ".enter_at", cols, rows)
     entry = tuple(r.hex(h, f"{w}.entry[{j}]", cols, rows)
-                  for j, h in enumerate(r.list(r.get(piece, "entry", w + ".", []),
+                  for j, h in enumerate(r.items(r.get(piece, "entry", w + ".", []),
                                                w + ".entry")))
-    arrive = r.int(r.get(piece, "arrive", w + "."), w + ".arrive", 1, 999)
-    return enter_at, entry, arrive  # type: ignore[return-value]
+    arrive = r.whole(r.get(piece, "arrive", w + "."), w + ".arrive", 1, 999)
+    return enter_at, entry, arrive
 
 
-def _check_pieces(r: _Reader, units: list[Any], leaders: list[Any], g: Any) -> None:
-    seen: set[str] = set()
-    for p in units:
-        seen.add(p[0])
-    for p in leaders:
-        if p[0] in seen:
-            raise r.fail("leaders", f"id {p[0]!r} is used by a unit too")
+def _check_pieces(r: _Reader, units: list[Unit], leaders: list[Leader]) -> None:
+    seen = {u.id for u in units}
+    for leader in leaders:
+        if leader.id in seen:
+            raise r.fail("leaders", f"id {leader.id!r} is used by a unit too")
 
 
-def _check_board(r: _Reader, st: HtlState) -> None:
-    from warboard.holdtheline.movement import IMPASSABLE, stack_ok
+def _check_board(r: _Reader, state: HtlState) -> None:
 
-    occ = st.occupancy()
+    occ = state.occupancy()
     for h, here in occ.items():
         where = f"units (hex {h[0]},{h[1]})"
-        if st.board.move[h] == IMPASSABLE:
-            raise r.fail(where, f"a unit stands on impassable {st.board.terrain[h]}")
-        if len({st.units[i].side for i in here}) > 1:
+        if state.board.move[h] == IMPASSABLE:
+            raise r.fail(where, f"a unit stands on impassable {state.board.terrain[h]}")
+        if len({state.units[i].side for i in here}) > 1:
             raise r.fail(where, "units of both sides share a hex")
-        if not stack_ok(st.units[i].kind for i in here):
+        if not stack_ok(state.units[i].kind for i in here):
             raise r.fail(where, "breaks the stacking limit (4.3)")
     lead: dict[Hex, str] = {}
-    for L in st.leaders:
-        if L.status != ON:
+    for leader in state.leaders:
+        if leader.status != ON:
             continue
-        assert L.at is not None
-        if L.at in lead:
-            raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
-                         f"{lead[L.at]} and {L.id} share a hex (4.3)")
-        lead[L.at] = L.id
-        here = occ.get(L.at)
-        if here and st.units[here[0]].side != L.side:
-            raise r.fail(f"leaders (hex {L.at[0]},{L.at[1]})",
-                         f"{L.id} stands with enemy units")
-    if len({h for _, _, h in st.counters}) != len(st.counters):
+        assert leader.at is not None
+        if leader.at in lead:
+            raise r.fail(f"leaders (hex {leader.at[0]},{leader.at[1]})",
+                         f"{lead[leader.at]} and {leader.id} share a hex (4.3)")
+        lead[leader.at] = leader.id
+        with_units = occ.get(leader.at)
+        if with_units and state.units[with_units[0]].side != leader.side:
+            raise r.fail(f"leaders (hex {leader.at[0]},{leader.at[1]})",
+                         f"{leader.id} stands with enemy units")
+    if len({h for _, _, h in state.counters}) != len(state.counters):
         raise r.fail("vp_counters", "two VP counters share a hex (4.3.1)")
 
 
-def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int,
+def _pending_from_json(r: _Reader, data: Any, roster: Roster, cols: int, rows: int,
                        ) -> Pending | None:
     """An activation under way, checked so that the stage it waits at finds what it needs."""
     if data is None:
         return None
     w = "pending."
     d = r.obj(data, "pending")
-    game = st.game
 
     def ref(key: str, index: Mapping[str, int], what: str, default: Any = None) -> Any:
         value = r.get(d, key, w, default)
@@ -563,7 +619,7 @@ def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int
         return value
 
     def refs(key: str, index: Mapping[str, int], what: str) -> list[str]:
-        values = r.list(r.get(d, key, w, []), w + key)
+        values = r.items(r.get(d, key, w, []), w + key)
         for i, v in enumerate(values):
             if not isinstance(v, str) or v not in index:
                 raise r.fail(f"{w}{key}[{i}]", f"must be the id of a {what}, not {v!r}")
@@ -572,12 +628,12 @@ def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int
     kind = r.get(d, "kind", w)
     if kind not in ("fire", "assault", "force_march"):
         raise r.fail(w + "kind", "must be fire, assault or force_march")
-    unit = r.str(r.get(d, "unit", w), w + "unit")
-    if unit not in game.unit_index:
+    unit = r.text(r.get(d, "unit", w), w + "unit")
+    if unit not in roster.unit_index:
         raise r.fail(w + "unit", f"no unit {unit!r}")
-    side = r.int(r.get(d, "side", w), w + "side", 0, 1)
+    side = r.whole(r.get(d, "side", w), w + "side", 0, 1)
     p = Pending(kind, unit, side, r.hex(r.get(d, "origin", w), w + "origin", cols, rows),
-                r.hex(r.get(d, "target", w), w + "target", cols, rows))  # type: ignore[arg-type]
+                r.hex(r.get(d, "target", w), w + "target", cols, rows))
     stage = r.get(d, "stage", w)
     if stage not in STAGES:
         raise r.fail(w + "stage", f"unknown stage {stage!r}")
@@ -591,40 +647,40 @@ def _pending_from_json(r: _Reader, data: Any, st: HtlState, cols: int, rows: int
         raise r.fail(w + "stage", f"{stage!r} never waits for a {wait} (stages that do: "
                      f"{', '.join(waiting)})")
     p.wait = wait
-    p.decider = r.int(r.get(d, "decider", w, side), w + "decider", 0, 1)
-    p.leader = ref("leader", game.leader_index, "leader")
-    p.n_dice = r.int(r.get(d, "n_dice", w, 0), w + "n_dice", 0, 20)
-    p.hit_on = r.int(r.get(d, "hit_on", w, 7), w + "hit_on", 0, 7)
-    p.mod = r.int(r.get(d, "mod", w, 0), w + "mod", -6, 6)
-    p.dist = r.int(r.get(d, "dist", w, 0), w + "dist", 0, 99)
-    p.flank = r.bool(r.get(d, "flank", w, False), w + "flank")
-    p.dice = [r.int(v, f"{w}dice[{i}]", 1, 6) for i, v in
-              enumerate(r.list(r.get(d, "dice", w, []), w + "dice"))]
-    p.morale = [_morale_entry(r, m, f"{w}morale[{i}]", game.unit_index) for i, m in
-                enumerate(r.list(r.get(d, "morale", w, []), w + "morale"))]
-    p.mi = r.int(r.get(d, "mi", w, 0), w + "mi", 0, len(p.morale))
-    p.hits = r.int(r.get(d, "hits", w, 0), w + "hits", 0, 20)
-    p.ones = r.int(r.get(d, "ones", w, 0), w + "ones", 0, 20)
-    p.victim = ref("victim", game.unit_index, "unit")
-    p.elite_left = r.int(r.get(d, "elite_left", w, 0), w + "elite_left", 0, 20)
-    p.checks = refs("checks", game.leader_index, "leader")
-    p.retreats = refs("retreats", game.unit_index, "unit")
-    p.follow = ref("follow", game.leader_index, "leader")
+    p.decider = r.whole(r.get(d, "decider", w, side), w + "decider", 0, 1)
+    p.leader = ref("leader", roster.leader_index, "leader")
+    p.n_dice = r.whole(r.get(d, "n_dice", w, 0), w + "n_dice", 0, 20)
+    p.hit_on = r.whole(r.get(d, "hit_on", w, 7), w + "hit_on", 0, 7)
+    p.mod = r.whole(r.get(d, "mod", w, 0), w + "mod", -6, 6)
+    p.dist = r.whole(r.get(d, "dist", w, 0), w + "dist", 0, 99)
+    p.flank = r.flag(r.get(d, "flank", w, False), w + "flank")
+    p.dice = [r.whole(v, f"{w}dice[{i}]", 1, 6) for i, v in
+              enumerate(r.items(r.get(d, "dice", w, []), w + "dice"))]
+    p.morale = [_morale_entry(r, m, f"{w}morale[{i}]", roster.unit_index) for i, m in
+                enumerate(r.items(r.get(d, "morale", w, []), w + "morale"))]
+    p.mi = r.whole(r.get(d, "mi", w, 0), w + "mi", 0, len(p.morale))
+    p.hits = r.whole(r.get(d, "hits", w, 0), w + "hits", 0, 20)
+    p.ones = r.whole(r.get(d, "ones", w, 0), w + "ones", 0, 20)
+    p.victim = ref("victim", roster.unit_index, "unit")
+    p.elite_left = r.whole(r.get(d, "elite_left", w, 0), w + "elite_left", 0, 20)
+    p.checks = refs("checks", roster.leader_index, "leader")
+    p.retreats = refs("retreats", roster.unit_index, "unit")
+    p.follow = ref("follow", roster.leader_index, "leader")
     p.after_retreat = r.get(d, "after_retreat", w, "escape_init")
     if p.after_retreat not in ("escape_init", "after_evade"):
         raise r.fail(w + "after_retreat", "must be escape_init or after_evade")
     # a unit retreating (or displacing one) or a leader escaping
-    p.current = ref("current", game.leader_index if stage == "escape" else game.unit_index,
+    p.current = ref("current", roster.leader_index if stage == "escape" else roster.unit_index,
                     "leader" if stage == "escape" else "unit")
-    p.displacing = ref("displacing", game.unit_index, "unit")
-    p.retreat_to = r.hex(d.get("retreat_to"), w + "retreat_to", cols, rows, optional=True)
-    p.escapes = refs("escapes", game.leader_index, "leader")
-    p.eliminated = r.bool(r.get(d, "eliminated", w, False), w + "eliminated")
-    p.converted = r.bool(r.get(d, "converted", w, False), w + "converted")
-    p.path = tuple(r.hex(h, f"{w}path[{i}]", cols, rows)  # type: ignore[misc]
-                   for i, h in enumerate(r.list(r.get(d, "path", w, []), w + "path")))
-    p.choices = _choices(r, r.list(r.get(d, "choices", w, []), w + "choices"), stage, st,
-                         cols, rows)
+    p.displacing = ref("displacing", roster.unit_index, "unit")
+    p.retreat_to = r.hex_or_none(d.get("retreat_to"), w + "retreat_to", cols, rows)
+    p.escapes = refs("escapes", roster.leader_index, "leader")
+    p.eliminated = r.flag(r.get(d, "eliminated", w, False), w + "eliminated")
+    p.converted = r.flag(r.get(d, "converted", w, False), w + "converted")
+    p.path = tuple(r.hex(h, f"{w}path[{i}]", cols, rows)
+                   for i, h in enumerate(r.items(r.get(d, "path", w, []), w + "path")))
+    p.choices = _choices(r, r.items(r.get(d, "choices", w, []), w + "choices"), stage,
+                         roster.unit_index, cols, rows)
     _check_waiting(r, p)
     return p
 
@@ -638,18 +694,18 @@ def _morale_entry(r: _Reader, value: Any, where: str, units: Mapping[str, int]) 
         raise r.fail(where + ".unit", f"must be the id of a unit, not {uid!r}")
     die = r.get(m, "die", where + ".", None)
     failed = r.get(m, "failed", where + ".", None)
-    return [uid, None if die is None else r.int(die, where + ".die", 1, 6),
-            r.int(r.get(m, "need", where + "."), where + ".need", -20, 20),
-            None if failed is None else r.bool(failed, where + ".failed")]
+    return [uid, None if die is None else r.whole(die, where + ".die", 1, 6),
+            r.whole(r.get(m, "need", where + "."), where + ".need", -20, 20),
+            None if failed is None else r.flag(failed, where + ".failed")]
 
 
-def _choices(r: _Reader, choices: list[Any], stage: str, st: HtlState, cols: int, rows: int,
-             ) -> list[Any]:
+def _choices(r: _Reader, choices: list[Any], stage: str, units: Mapping[str, int], cols: int,
+             rows: int) -> list[Any]:
     """The options of the decision at ``stage`` (none at the others)."""
     w = "pending.choices"
     if stage == "allocate":
         for i, c in enumerate(choices):
-            if not isinstance(c, str) or c not in st.game.unit_index:
+            if not isinstance(c, str) or c not in units:
                 raise r.fail(f"{w}[{i}]", f"must be the id of a unit, not {c!r}")
         return list(choices)
     if stage in ("retreat", "displace"):
@@ -658,10 +714,10 @@ def _choices(r: _Reader, choices: list[Any], stage: str, st: HtlState, cols: int
             c = r.obj(c, f"{w}[{i}]")
             h = r.hex(c.get("to"), f"{w}[{i}].to", cols, rows)
             dis = c.get("displaces")
-            if dis is not None and (not isinstance(dis, str) or dis not in st.game.unit_index):
+            if dis is not None and (not isinstance(dis, str) or dis not in units):
                 raise r.fail(f"{w}[{i}].displaces", f"must be the id of a unit or null, not "
                              f"{dis!r}")
-            out.append((h, None if dis is None else st.game.unit_index[dis]))
+            out.append((h, None if dis is None else units[dis]))
         return out
     if stage == "escape":
         return [r.hex(c, f"{w}[{i}]", cols, rows) for i, c in enumerate(choices)]

@@ -25,15 +25,17 @@ from warboard.core.protocol import CHANCE, TERMINAL, State, returns_of
 from warboard.holdtheline.actions import Die, End
 from warboard.holdtheline.activation import activate
 from warboard.holdtheline.attack import attack_profile
+from warboard.holdtheline.board import IMPASSABLE
 from warboard.holdtheline.combat import Profile
 from warboard.holdtheline.derived import los_i
 from warboard.holdtheline.events import log
 from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.legal import action_hints, compute_legal
-from warboard.holdtheline.movement import IMPASSABLE, stack_ok
+from warboard.holdtheline.movement import stack_ok
 from warboard.holdtheline.pending import Pending
-from warboard.holdtheline.pieces import ON, WAITING, Leader, Unit, capture_counter
+from warboard.holdtheline.pieces import ON, WAITING, Leader, Roster, Unit, capture_counter
 from warboard.holdtheline.resolve import decide, roll, run
+from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.tables import TABLES
 from warboard.holdtheline.victory import turn_end_result, vp_total
 
@@ -56,56 +58,96 @@ class HtlState(State):
     """
 
     record_events = True
+    turn: int
+    active: int  # the seat whose side's turn it is
+    phase: str  # AP_PHASE, ACT or OVER
+    ap: int
+    leaders_lost: list[int]
+    vp_earned: list[int]
+    exited: list[int]  # units each side took off the board by its exits
+    pending: Pending | None
+    attacks: dict[Hex, tuple[Hex, ...]]  # target -> hexes it was attacked from this turn
+    events: list[dict[str, Any]]
+    n_events: int  # events logged so far (the next event's "n")
+    result: dict[str, Any] | None
 
     def __init__(self, game: HoldTheLineGame) -> None:
-        sc = game.scenario
-        self.game = game
-        self.sc = sc
-        self.opts = game.opts
-        self.board = game.board
-        self.units: list[Unit] = []
-        self.leaders: list[Leader] = []
-        for s, side in enumerate(sc.sides):
+        """The opening position of ``game``'s scenario (``game.new_initial_state``)."""
+        scenario = game.scenario
+        units: list[Unit] = []
+        leaders: list[Leader] = []
+        for s, side in enumerate(scenario.sides):
             for us in side.units:
-                self.units.append(Unit(us.id, s, us.kind, us.mp, us.mp, us.at))
+                units.append(Unit(us.id, s, us.kind, us.mp, us.mp, us.at))
             for ls in side.leaders:
-                self.leaders.append(Leader(ls.id, ls.name, s, ls.at, tuple(ls.rating)))
+                leaders.append(Leader(ls.id, ls.name, s, ls.at, (ls.rating[0], ls.rating[1])))
             for rf in side.reinforcements:
                 for us in rf.units:
-                    self.units.append(Unit(us.id, s, us.kind, us.mp, us.mp, us.at, WAITING,
-                                           rf.turn, tuple(rf.entry)))
+                    units.append(Unit(us.id, s, us.kind, us.mp, us.mp, None, WAITING,
+                                      rf.turn, tuple(rf.entry)))
                 for ls in rf.leaders:
-                    self.leaders.append(Leader(ls.id, ls.name, s, ls.at, tuple(ls.rating),
-                                               WAITING, rf.turn, tuple(rf.entry)))
-        for u in self.units:
-            if u.status == WAITING:
-                u.at = None
-        for L in self.leaders:
-            if L.status == WAITING:
-                L.at = L.start_at = None
-        counters: list[tuple[str, int, Hex]] = []
-        for s, side in enumerate(sc.sides):
-            for k, h in enumerate(side.vp_counters):
-                counters.append((f"{side.name}_vp{k + 1}", s, h))
-        self.counters: tuple[tuple[str, int, Hex], ...] = tuple(counters)
+                    leaders.append(Leader(ls.id, ls.name, s, None, (ls.rating[0], ls.rating[1]),
+                                          WAITING, rf.turn, tuple(rf.entry)))
+        counters = tuple((f"{side.name}_vp{k + 1}", s, h)
+                         for s, side in enumerate(scenario.sides)
+                         for k, h in enumerate(side.vp_counters))
+        self._attach(game, scenario, game.roster, units, leaders, counters)
         self.turn = 1
-        self.active = sc.first
+        self.active = scenario.first
         self.phase = AP_PHASE
         self.ap = 0
         self.leaders_lost = [0, 0]
         self.vp_earned = [0, 0]
         self.exited = [0, 0]
-        self.pending: Pending | None = None
-        self.attacks: dict[Hex, tuple[Hex, ...]] = {}
-        self.events: list[dict[str, Any]] = []
-        self.n_events = 0  # events logged so far (the next event's "n")
-        self.result: dict[str, Any] | None = None
+        self.pending = None
+        self.attacks = {}
+        self.events = []
+        self.n_events = 0
+        self.result = None
+        self._start_side_turn()
+
+    def _attach(self, game: HoldTheLineGame, scenario: Scenario, roster: Roster,
+                units: list[Unit], leaders: list[Leader],
+                counters: tuple[tuple[str, int, Hex], ...]) -> None:
+        self.game = game
+        self.scenario = scenario
+        self.opts = game.opts
+        self.board = game.board
+        self.roster = roster
+        self.units = units
+        self.leaders = leaders
+        self.counters = counters  # (id, side, hex) of the VP counters on the board
         self._legal: list[Any] | None = None
         self._occ: dict[Hex, list[int]] | None = None
         self._lead: dict[Hex, int] | None = None
         self._ctr: dict[Hex, int] | None = None
-        self._derived: dict[Any, Any] | None = None
-        self._start_side_turn()
+        self.derived: dict[Any, Any] | None = None
+
+    @classmethod
+    def at_position(cls, game: HoldTheLineGame, scenario: Scenario, roster: Roster, *,
+                    units: list[Unit], leaders: list[Leader],
+                    counters: tuple[tuple[str, int, Hex], ...], turn: int, active: int,
+                    phase: str, ap: int, leaders_lost: list[int], vp_earned: list[int],
+                    exited: list[int], attacks: dict[Hex, tuple[Hex, ...]],
+                    events: list[dict[str, Any]], n_events: int,
+                    result: dict[str, Any] | None, pending: Pending | None) -> HtlState:
+        """A position given piece by piece (``serialize.state_from_json``): ``scenario`` holds
+        the rules' facts (its pieces are not read), ``roster`` the pieces' order."""
+        state = cls.__new__(cls)
+        state._attach(game, scenario, roster, units, leaders, counters)
+        state.turn, state.active, state.phase, state.ap = turn, active, phase, ap
+        state.leaders_lost, state.vp_earned, state.exited = leaders_lost, vp_earned, exited
+        state.attacks = attacks
+        state.events = events
+        state.n_events = n_events  # events logged so far (the next event's "n")
+        state.result = result
+        state.pending = pending
+        return state
+
+    @property
+    def sc(self) -> Scenario:
+        """``scenario`` under its old name (``ai.knowledge`` reads it)."""
+        return self.scenario
 
     # ------------------------------------------------------------------ lookups
 
@@ -116,14 +158,15 @@ class HtlState(State):
             occ = {}
             for i, u in enumerate(self.units):
                 if u.status == ON:
-                    occ.setdefault(u.at, []).append(i)
+                    occ.setdefault(u.at, []).append(i)  # type: ignore[arg-type]  # on: a hex
             self._occ = occ
         return occ
 
     def leader_at(self) -> dict[Hex, int]:
         lead = self._lead
         if lead is None:
-            lead = {L.at: i for i, L in enumerate(self.leaders) if L.status == ON}
+            lead = {leader.at: i for i, leader in enumerate(self.leaders)  # type: ignore[misc]
+                    if leader.status == ON}
             self._lead = lead
         return lead
 
@@ -134,21 +177,21 @@ class HtlState(State):
             self._ctr = ctr
         return ctr
 
-    def _moved(self) -> None:
+    def pieces_moved(self) -> None:
         """Pieces moved (or left, or a VP counter was taken): drop the lookups by hex."""
         self._occ = None
         self._lead = None
         self._ctr = None
-        self._derived = None
+        self.derived = None
 
     def unit_index(self, uid: str) -> int:
-        i = self.game.unit_index.get(uid)
+        i = self.roster.unit_index.get(uid)
         if i is None:
             raise IllegalActionError(f"no unit {uid!r}")
         return i
 
     def leader_index(self, lid: str) -> int:
-        i = self.game.leader_index.get(lid)
+        i = self.roster.leader_index.get(lid)
         if i is None:
             raise IllegalActionError(f"no leader {lid!r}")
         return i
@@ -160,7 +203,7 @@ class HtlState(State):
         return self.leaders[self.leader_index(lid)]
 
     def side_name(self, seat: int) -> str:
-        return self.sc.sides[seat].display_name
+        return self.scenario.sides[seat].display_name
 
     def uname(self, u: Unit) -> str:
         """A unit's name in event sentences: side, type and id."""
@@ -172,7 +215,7 @@ class HtlState(State):
     def command_ap(self, seat: int, turn: int | None = None) -> int:
         """Command AP of ``seat`` on ``turn`` before leader losses (11.12, 11.13 applied)."""
         turn = self.turn if turn is None else turn
-        sides = self.sc.sides
+        sides = self.scenario.sides
         if self.opts.equal_command:
             cmd = max(max(s.command_ap) for s in sides)
         else:
@@ -296,14 +339,14 @@ class HtlState(State):
         for u in self.units:
             u.acted = False
             u.moved = False
-        for L in self.leaders:
-            L.acted = False
-            L.start_at = L.at
+        for leader in self.leaders:
+            leader.acted = False
+            leader.start_at = leader.at
         self.attacks = {}
         self._reinforce(side)
         self.phase = AP_PHASE
         self.ap = 0
-        self._moved()
+        self.pieces_moved()
 
     def _reinforce(self, side: int) -> None:
         """Units and leaders of ``side`` due by this turn arrive, each at the first hex it may
@@ -311,24 +354,25 @@ class HtlState(State):
         for u in self.units:
             if u.status != WAITING or u.side != side or u.arrive > self.turn:
                 continue
-            h = self._arrival_hex(side, u.kind, (self.game.unit_setup[u.id], *u.entry))
+            h = self._arrival_hex(side, u.kind, (self.roster.unit_arrival[u.id], *u.entry))
             if h is None:
                 continue
             u.status, u.at = ON, h
-            self._moved()
+            self.pieces_moved()
             log(self, "reinforcement", f"{self.uname(u)} arrives at {h[0]},{h[1]}",
                 unit=u.id, at=list(h))
             capture_counter(self, u, h)
-        for L in self.leaders:
-            if L.status != WAITING or L.side != side or L.arrive > self.turn:
+        for leader in self.leaders:
+            if leader.status != WAITING or leader.side != side or leader.arrive > self.turn:
                 continue
-            h = self._arrival_hex(side, None, (self.game.leader_setup[L.id], *L.entry))
+            h = self._arrival_hex(side, None,
+                                  (self.roster.leader_arrival[leader.id], *leader.entry))
             if h is None:
                 continue
-            L.status, L.at, L.start_at = ON, h, h
-            self._moved()
-            log(self, "reinforcement", f"{L.name} arrives at {h[0]},{h[1]}",
-                leader=L.id, at=list(h))
+            leader.status, leader.at, leader.start_at = ON, h, h
+            self.pieces_moved()
+            log(self, "reinforcement", f"{leader.name} arrives at {h[0]},{h[1]}",
+                leader=leader.id, at=list(h))
 
     def _arrival_hex(self, side: int, kind: str | None, hexes: tuple[Hex, ...]) -> Hex | None:
         """The first of ``hexes`` a reinforcement of ``side`` may arrive at: on the board,
@@ -356,7 +400,7 @@ class HtlState(State):
 
     def _roll_ap(self, face: int) -> None:
         side = self.active
-        value = self.sc.sides[side].action_die[face - 1]
+        value = self.scenario.sides[side].action_die[face - 1]
         cmd = max(0, self.command_ap(side) - self.leaders_lost[side])
         self.ap = cmd + value
         self.phase = ACT
@@ -377,7 +421,7 @@ class HtlState(State):
         if result is not None:
             self._finish(*result)
             return
-        if side != self.sc.first:
+        if side != self.scenario.first:
             self.turn += 1
             for u in self.units:
                 u.fired_at = False
@@ -391,7 +435,7 @@ class HtlState(State):
                        "vp": [vp_total(self, 0), vp_total(self, 1)], "text": text}
         log(self, "result", lambda: text, winner=winner, reason=reason)
 
-    def _after_action(self) -> None:
+    def end_turn_if_no_ap(self) -> None:
         if self.pending is None and self.phase == ACT and self.ap <= 0:
             self._end_side_turn()
 

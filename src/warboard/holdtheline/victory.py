@@ -9,38 +9,38 @@ if TYPE_CHECKING:
     from warboard.holdtheline.state import HtlState
 
 
-def vp_total(st: HtlState, seat: int) -> int:
+def vp_total(state: HtlState, seat: int) -> int:
     """VP earned (eliminations, counters) + objectives held now + exits (10, contract §5)."""
-    side = st.sc.sides[seat]
-    total = st.vp_earned[seat]
+    side = state.scenario.sides[seat]
+    total = state.vp_earned[seat]
     if side.objectives:
-        occ = st.occupancy()
+        occ = state.occupancy()
         for h, vp in side.objectives:
             here = occ.get(h)
-            if here and st.units[here[0]].side == seat:
+            if here and state.units[here[0]].side == seat:
                 total += vp
     if side.exit_vp[1] > 0:
-        total += (st.exited[seat] // side.exit_vp[1]) * side.exit_vp[0]
+        total += (state.exited[seat] // side.exit_vp[1]) * side.exit_vp[0]
     return total
 
 
-def turn_end_result(st: HtlState, side: int) -> tuple[int | None, str, str] | None:
+def turn_end_result(state: HtlState, side: int) -> tuple[int | None, str, str] | None:
     """(winner or None for a draw, reason, text) when the game ends as ``side`` ends its turn:
     a side (``side`` first) reaches its VP target, or the second side ends the last turn."""
     for s in (side, 1 - side):
-        target = st.sc.sides[s].vp_target
-        vp = vp_total(st, s)
+        target = state.scenario.sides[s].vp_target
+        vp = vp_total(state, s)
         if target is not None and vp >= target:
-            return s, "vp", f"{st.side_name(s)} wins with {vp} VP (needs {target})"
-    if side != st.sc.first and st.turn >= st.sc.turn_limit:
-        w = st.sc.time_out_winner
-        if st.sc.time_out_by_vp:
-            vp = (vp_total(st, 0), vp_total(st, 1))
-            w = None if vp[0] == vp[1] else int(vp[1] > vp[0])
+            return s, "vp", f"{state.side_name(s)} wins with {vp} VP (needs {target})"
+    if side != state.scenario.first and state.turn >= state.scenario.turn_limit:
+        w = state.scenario.time_out_winner
+        if state.scenario.time_out_by_vp:
+            totals = (vp_total(state, 0), vp_total(state, 1))
+            w = None if totals[0] == totals[1] else int(totals[1] > totals[0])
             if w is not None:
-                return w, "time", (f"time runs out: {st.side_name(w)} wins on VP "
-                                   f"({vp[w]} to {vp[1 - w]})")
+                return w, "time", (f"time runs out: {state.side_name(w)} wins on VP "
+                                   f"({totals[w]} to {totals[1 - w]})")
         text = ("time runs out: a draw" if w is None else
-                f"time runs out: {st.side_name(w)} wins")
+                f"time runs out: {state.side_name(w)} wins")
         return w, "time", text
     return None
