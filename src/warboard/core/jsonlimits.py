@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from itertools import accumulate
 from typing import Any
 
@@ -21,10 +20,20 @@ from warboard.core.errors import WarboardError
 MAX_DEPTH = 32  # nesting of arrays/objects
 MAX_INT_DIGITS = 20  # digits of an integer literal
 
-# a string (its closing quote optional: one left open runs to the end) or a run of anything
-# but brackets and quotes; removing both leaves the brackets that are outside strings
-_NOT_BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[^"\[\]{}]+', re.DOTALL)
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+# a str.translate table deleting every ASCII character but quotes and brackets (any other
+# character is kept, and dropped at the end: none of them is a bracket)
+_ONLY_QUOTES_AND_BRACKETS: dict[int, None] = {c: None for c in range(128) if chr(c) not in '"[]{}'}
+
+
+def _brackets_outside_strings(text: str) -> bytes:
+    """The brackets of ``text`` that are not inside strings, in order. Escaped backslashes,
+    then escaped quotes go first, so every quote left opens or closes a string; then only the
+    quotes and brackets are kept (``str.translate`` runs at C speed), and every other piece
+    between quotes is a string's (one left open runs to the end)."""
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    kept = unescaped.translate(_ONLY_QUOTES_AND_BRACKETS)
+    return "".join(kept.split('"')[::2]).encode("ascii", "ignore")
 
 
 class JSONInputError(WarboardError):
@@ -54,7 +63,7 @@ def parse_json(data: str | bytes, *, max_bytes: int | None = None, max_depth: in
             size = len(text.encode("utf-8", "surrogatepass"))
             if size > max_bytes:
                 raise too_large(size, max_bytes)
-    brackets = _NOT_BRACKETS.sub("", text).encode("ascii")
+    brackets = _brackets_outside_strings(text)
     if len(brackets) > max_depth and max(accumulate(map(_STEP.__getitem__,
                                                         brackets))) > max_depth:
         raise JSONInputError(f"nested deeper than {max_depth} arrays/objects")
@@ -71,15 +80,35 @@ def parse_json(data: str | bytes, *, max_bytes: int | None = None, max_depth: in
             raise JSONInputError(f"the number {_clip(literal)} is too large")
         return value
 
-    def constant(name: str) -> Any:
-        raise JSONInputError(f"{name} is not a JSON number")
-
+    # the checks on each number cost a call per number: made only where one may fail
+    decoder = (json.JSONDecoder(parse_int=integer, parse_float=number,
+                                parse_constant=_refuse_constant)
+               if _may_hold_a_long_number(text, max_int_digits) else _DECODER)
     try:
-        return json.loads(text, parse_int=integer, parse_float=number, parse_constant=constant)
+        return decoder.decode(text)
     except json.JSONDecodeError as exc:
         raise JSONInputError(f"not valid JSON: {exc}") from None
     except MemoryError:
         raise JSONInputError("too large to hold in memory") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JSONInputError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)  # for texts with short numbers
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_LONG_EXPONENTS = tuple(f"{e}{sign}000" for e in "eE" for sign in ("", "+", "-"))
+
+
+def _may_hold_a_long_number(text: str, max_int_digits: int) -> bool:
+    """Could ``text`` hold an integer of more than ``max_int_digits`` digits or an infinite
+    float? Only with a longer run of digits (an integer part of 309 digits is needed without an
+    exponent) or an exponent of three digits (anything finite with two has at most 20 + 20
+    digits around its point, under 1e120). Strings count too: this only decides whether each
+    number is checked as it is read."""
+    digits = text.translate(_DIGITS_AS_ZERO)
+    return "0" * (max_int_digits + 1) in digits or any(e in digits for e in _LONG_EXPONENTS)
 
 
 def _clip(literal: str, keep: int = 24) -> str:
