@@ -54,9 +54,10 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
     "test_interchange.py": {
         "test_s7_one_process_answers_tens_of_thousands_of_lines": ("slow",),
     },
-    "test_cli.py": {
-        "test_every_subcommand_has_help": ("slow",),
-        "test_bad_usage_fails_with_a_message": ("slow",),
+    "test_cli.py": {  # each starts `warboard` processes
+        "test_every_command_has_help": ("slow",),
+        "test_a_runtime_error_is_one_line_and_exit_status_1": ("slow",),
+        "test_a_closed_pipe_is_quiet": ("slow",),
     },
     "test_records.py": {"test_export_command_writes_a_seat_record": ("slow",)},
     "test_htl_scenarios.py": {
