@@ -64,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
         _add_game_options(command, command_parser, clis)
     for action in _actions(parser):
         if action.metavar in PATH_COMPLETION:
-            action.complete = PATH_COMPLETION[action.metavar]  # read by shtab
+            # shtab reads an action's ``complete``, an attribute argparse does not declare
+            vars(action)["complete"] = PATH_COMPLETION[action.metavar]
     return parser
 
 

@@ -10,12 +10,47 @@ import argparse
 import json
 import random
 import time
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from warboard.core.interchange import router, run_batch
+
+
+class IsmctsSpeed(TypedDict):
+    """``htl_ismcts_speed``: one level's agent on decision points of random games."""
+
+    level: str
+    decisions: int
+    seconds: float
+    seconds_per_decision: float
+    slowest_decision: float
+    decisions_per_second: float
+    simulations_per_second: float
+
+
+class ScenarioRow(TypedDict):
+    """One scenario of ``warboard bench holdtheline --json`` (``scenarios``)."""
+
+    scenario: str
+    games_per_second: float
+    decisions_per_second: float
+    decisions_per_game: float
+    dice_per_game: float
+    random_games: dict[str, float]  # htl_random_games, rounded
+    legal: dict[str, float]  # htl_legal_speed, rounded
+    ismcts: IsmctsSpeed | None  # with --ai: htl_ismcts_speed, rounded
+
+
+class BenchResult(TypedDict):
+    """What ``warboard bench holdtheline --json`` prints."""
+
+    game: str
+    engine: str
+    cores: int
+    scenarios: list[ScenarioRow]
+    load_average: NotRequired[list[float]]  # where the system has one
 
 
 def htl_random_game(game: Any, rng: random.Random,
@@ -87,7 +122,7 @@ def htl_legal_speed(game: Any, size: int, seed: int) -> dict[str, float]:
             "rules_legal_positions_per_second": len(points) / batch}
 
 
-def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int) -> dict[str, float]:
+def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int) -> IsmctsSpeed:
     """Time the level's agent (its Hold the Line budget) on decision points of random games."""
     from warboard.ai.agent import decide
     from warboard.ai.levels import agent_for_level
@@ -118,13 +153,23 @@ def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int) -> dict[s
             "simulations_per_second": iterations / elapsed}
 
 
+def _rounded(ai: IsmctsSpeed, digits: int = 3) -> IsmctsSpeed:
+    """``ai`` with its times and rates rounded (the level and the count as they are)."""
+    return {"level": ai["level"], "decisions": ai["decisions"],
+            "seconds": round(ai["seconds"], digits),
+            "seconds_per_decision": round(ai["seconds_per_decision"], digits),
+            "slowest_decision": round(ai["slowest_decision"], digits),
+            "decisions_per_second": round(ai["decisions_per_second"], digits),
+            "simulations_per_second": round(ai["simulations_per_second"], digits)}
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from warboard.core.registry import make_game
     from warboard.holdtheline.scenario_file import list_names
 
     names = [args.scenario] if args.scenario else list_names()
     console = Console(stderr=True, quiet=args.json)
-    rows = []
+    rows: list[ScenarioRow] = []
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
         for name in names:
@@ -147,10 +192,9 @@ def run_bench(args: argparse.Namespace) -> int:
                 "dice_per_game": round(games["dice"] / max(1, games["games"]), 1),
                 "random_games": {k: round(v, 2) for k, v in games.items()},
                 "legal": {k: round(v, 2) for k, v in legal.items()},
-                "ismcts": ({k: round(v, 3) if isinstance(v, float) else v
-                            for k, v in ai.items()} if ai else None),
+                "ismcts": _rounded(ai) if ai else None,
             })
-    result = {"game": "holdtheline", "engine": "python", "cores": 1, "scenarios": rows}
+    result: BenchResult = {"game": "holdtheline", "engine": "python", "cores": 1, "scenarios": rows}
     try:
         import os
 

@@ -29,6 +29,8 @@ from warboard.holdtheline.actions import (
 )
 
 Hex = tuple[int, int]
+Relocation = Retreat | Displace | Escape  # a piece's choice of hex after combat
+YesNo = Advance | Evade  # a yes-or-no choice after combat
 HEX = re.compile(r"^(\d+)\s*,\s*(\d+)$")
 
 
@@ -131,8 +133,10 @@ def read_action(line: str, legal: Sequence[Any], obs: Mapping[str, Any]) -> tupl
                 return a, ""
         raise CommandError(f"{uid} cannot exit now (only from its side's exit hexes, 1 AP)")
     if verb in ("retreat", "displace", "escape"):
-        kind = {"retreat": Retreat, "displace": Displace, "escape": Escape}[verb]
-        options = [a for a in legal if isinstance(a, kind)]
+        kinds: dict[str, type[Relocation]] = {"retreat": Retreat, "displace": Displace,
+                                              "escape": Escape}
+        kind = kinds[verb]
+        options: list[Relocation] = [a for a in legal if isinstance(a, kind)]
         if not options:
             raise CommandError(f"there is no {verb} to choose now")
         if len(args) != 1:
@@ -144,30 +148,31 @@ def read_action(line: str, legal: Sequence[Any], obs: Mapping[str, Any]) -> tupl
         raise CommandError(f"cannot {verb} to {hex_text(h)}; choices: "
                            f"{_hexes_of(options, _to)}")
     if verb in ("hits", "allocate"):
-        options = [a for a in legal if isinstance(a, Allocate)]
-        if not options:
+        allocations = [a for a in legal if isinstance(a, Allocate)]
+        if not allocations:
             raise CommandError("there are no hits to allocate now")
         if len(args) != 1:
             raise CommandError("write 'hits UNIT'; choices: "
-                               + ", ".join(a.unit for a in options))
+                               + ", ".join(a.unit for a in allocations))
         _, uid = resolve_piece(args[0], obs)
-        for a in options:
+        for a in allocations:
             if a.unit == uid:
                 return a, ""
         raise CommandError(f"{uid} cannot take these hits; choices: "
-                           + ", ".join(a.unit for a in options))
-    yes_no = {"advance": (Advance, True), "stay": (Advance, False), "evade": (Evade, True),
-              "stand": (Evade, False)}
+                           + ", ".join(a.unit for a in allocations))
+    yes_no: dict[str, tuple[type[YesNo], bool]] = {
+        "advance": (Advance, True), "stay": (Advance, False), "evade": (Evade, True),
+        "stand": (Evade, False)}
     if verb in yes_no:
-        kind, yes = yes_no[verb]
+        choice, yes = yes_no[verb]
         for a in legal:
-            if isinstance(a, kind) and a.yes == yes:
+            if isinstance(a, choice) and a.yes == yes:
                 return a, ""
         raise CommandError(f"'{verb}' is not a choice now")
     raise CommandError(f"{line.strip()!r} is not an action; type 'help' for the commands")
 
 
-def _to(a: Any) -> Hex:
+def _to(a: Relocation) -> Hex:
     return a.to
 
 
@@ -233,8 +238,8 @@ def _move(args: list[str], legal: Sequence[Any], obs: Mapping[str, Any]) -> tupl
     return choice, "; ".join(notes)
 
 
-def _attack(kind: type, args: list[str], legal: Sequence[Any],
-            obs: Mapping[str, Any]) -> Any:
+def _attack(kind: type[Fire | Assault], args: list[str], legal: Sequence[Any],
+            obs: Mapping[str, Any]) -> Fire | Assault:
     name = "fire" if kind is Fire else "assault"
     if len(args) < 2:
         raise CommandError(f"write '{name} UNIT HEX' (e.g. {name} A3 6,4)")
@@ -243,7 +248,7 @@ def _attack(kind: type, args: list[str], legal: Sequence[Any],
         raise CommandError(f"a leader does not {name}; name one of its units")
     target = parse_hex(args[1])
     leader_dice = any(w.lower() == "leader" for w in args[2:])
-    options = [a for a in legal if isinstance(a, kind) and a.unit == uid]
+    options: list[Fire | Assault] = [a for a in legal if isinstance(a, kind) and a.unit == uid]
     if not options:
         acts = any(getattr(a, "unit", None) == uid for a in legal)
         if kind is Fire:
@@ -254,7 +259,7 @@ def _attack(kind: type, args: list[str], legal: Sequence[Any],
                    else "each unit acts once a turn, and close combat costs 2 AP")
         raise CommandError(f"{uid} cannot {name} now: {why}")
     for a in options:
-        if a.target == target and (kind is Fire or a.leader_dice == leader_dice):
+        if a.target == target and (isinstance(a, Fire) or a.leader_dice == leader_dice):
             return a
     raise CommandError(f"{uid} cannot {name} at {hex_text(target)}; it can at "
                        f"{_hexes_of(options, lambda a: a.target)}")

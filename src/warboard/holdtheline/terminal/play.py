@@ -23,6 +23,7 @@ from warboard.core.protocol import CHANCE
 from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
 from warboard.core.session import Session
+from warboard.holdtheline.actions import action_from_json
 from warboard.holdtheline.scenario_file import scenario_option
 from warboard.holdtheline.terminal.commands import (
     HELP,
@@ -351,7 +352,7 @@ def run_htl_replay(record: Record, args: argparse.Namespace, input_fn: InputFn =
     events = record.events
     steps = [i for i in range(len(events) + 1)
              if i == len(events) or events[i].get("seat") is not None]
-    game = record.make_game()
+    record.make_game()  # a record of options the game refuses stops here (RecordError)
 
     def draw(step: int) -> None:
         moment = steps[step]
@@ -360,7 +361,7 @@ def run_htl_replay(record: Record, args: argparse.Namespace, input_fn: InputFn =
                        if events[i].get("seat") is not None), None)
         what = "the start"
         if before is not None and events[before].get("action") is not None:
-            what = describe(game.action_from_json(events[before]["action"], None))
+            what = describe(action_from_json(events[before]["action"]))
         log = [str(e["text"]) for e in (obs.get("events") or [])][-LOG_LINES:]
         console.print()
         console.print(screen(obs, log, title=f"Step {step}/{len(steps) - 1} (event {moment}/"
