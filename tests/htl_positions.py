@@ -76,7 +76,7 @@ def start(sc: Scenario, ap: int = 6, options: Mapping[str, Any] | None = None) -
     s = game(sc, options).new_initial_state()
     s.apply(Die(3))
     s.ap = ap
-    s._legal = None
+    s.forget_legal_actions()
     return s
 
 

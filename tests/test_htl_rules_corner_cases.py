@@ -113,7 +113,7 @@ def test_9_4_fatigue_is_not_a_combat_loss_and_is_not_rallied():
     assert not of_type(s, "rally")
     # a combat loss on top of the fatigue may be rallied, but only back to 3 MP
     s.unit("A1").mp = 2
-    s._legal = None
+    s.forget_legal_actions()
     assert of_type(s, "rally")
     act(s, type="rally", leader="knox", unit="A1")
     assert s.unit("A1").mp == 3
@@ -130,7 +130,7 @@ def test_places_survive_a_round_trip():
     data = g.new_initial_state().to_json()
     assert data["places"]
     assert state_from_json(data).to_json()["places"] == data["places"]
-    assert state_from_json(data).sc.places == g.scenario.places
+    assert state_from_json(data).scenario.places == g.scenario.places
 
 
 def test_eliminated_leader_keeps_start_at_on_a_round_trip():
@@ -234,7 +234,7 @@ def test_positions_of_every_scenario_name_their_labels():
 def test_fatigue_option_off_keeps_the_unit_json_unchanged():
     s = start(scenario([u("A1", "regular", (6, 6))], [u("B1", "regular", (6, 0))]))
     assert "worn" not in s.to_json()["units"][0]
-    assert game(s.sc).new_initial_state().to_json()["units"][0]["id"] == "A1"
+    assert game(s.scenario).new_initial_state().to_json()["units"][0]["id"] == "A1"
     assert action(type="end") in s.legal_actions()
 
 

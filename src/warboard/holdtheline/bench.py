@@ -104,7 +104,7 @@ def htl_legal_speed(game: Any, size: int, seed: int) -> dict[str, float]:
     start = time.perf_counter()
     for st in points:
         fresh = st.clone()
-        fresh._legal = None
+        fresh.forget_legal_actions()
         actions += len(fresh.legal_actions())
     engine = time.perf_counter() - start
     lines = []

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from warboard.ai.knowledge import Knowledge
 from warboard.holdtheline import hexes
 from warboard.holdtheline.actions import END, Assault, End, Exit, Fire, Move, Rally
 from warboard.holdtheline.combat import die_hits
-from warboard.holdtheline.tables import TABLES
 
 ON, WAITING = "board", "waiting"
 
@@ -38,102 +38,120 @@ W_MP = 0.3  # each of its MP
 W_LEADER = 0.6  # a leader alive (its loss gives the enemy a VP and costs command AP)
 W_LEADER_TURN = 0.05  # more for each turn left (1 command AP lost per turn)
 W_LONE_LEADER = 0.4  # a leader without a friendly unit near enemy units
-# per hex a unit is farther from the enemy than it needs to be to attack, times the share of
-# the game gone, for a side that does not win when time runs out. Off: both sides' terms
-# mostly cancel in a zero-sum value, and every weight tried lost games against random play
-# (docs/ai.md); moves toward the enemy come from the search's prior instead.
-W_APPROACH = 0.0
 W_GOAL = 0.15  # per hex between an enemy VP counter / own objective and the nearest own unit
 W_EXIT = 0.04  # per hex between a unit and its exit (only for a side that must score)
 W_COVER = 0.08  # a unit in terrain that makes it harder to hit
 W_AP = 0.01  # each AP the side on turn has left (so that ending the turn early costs a little)
 SCALE = 5.0
 
-REACH = {kind: 2 if kind == "artillery" else 1 for kind in TABLES.units}  # where it attacks from
 PRE_HIT_STAGES = frozenset(("atk_morale", "evade", "morale_init", "morale", "attack"))
+
+
+@dataclass
+class _Placement:
+    """Where each side's units stand, read once for an evaluation: the board's distances and
+    cover, each side's units on the board with their hex indexes, and each side's material (the
+    units on the board or still to arrive, by their MP)."""
+
+    cols: int
+    dist: list[list[int]]
+    cover: Any
+    on: list[list[Any]]
+    where: list[list[int]]
+    material: list[float]
+
+    @classmethod
+    def of(cls, state: Any) -> _Placement:
+        board = state.board
+        placement = cls(board.cols, _distances(board.cols, board.rows), board.combat,
+                        [[], []], [[], []], [0.0, 0.0])
+        for unit in state.units:
+            if unit.status == ON:
+                placement.on[unit.side].append(unit)
+                placement.where[unit.side].append(placement.index(unit.at))
+                placement.material[unit.side] += W_UNIT + W_MP * unit.mp
+            elif unit.status == WAITING:
+                placement.material[unit.side] += W_UNIT + W_MP * unit.mp
+        return placement
+
+    def index(self, h: tuple[int, int]) -> int:
+        return h[1] * self.cols + h[0]
+
+    def nearest(self, h: tuple[int, int], side: int) -> int:
+        """Hexes from ``h`` to the side's nearest unit, at most 8."""
+        row = self.dist[self.index(h)]
+        return min(min([row[i] for i in self.where[side]]), 8)
 
 
 def evaluate_htl(state: Any, seat: int) -> float:
     if state.phase == "over":
         return state.returns()[seat]
-    board = state.board
-    cols = board.cols
-    dist = _distances(cols, board.rows)
-    cover = board.combat
-    sc = state.sc
-    units = state.units
-    on: list[list[Any]] = [[], []]
-    where: list[list[int]] = [[], []]  # hex index of each unit on the board, by side
-    material = [0.0, 0.0]
-    for u in units:
-        st = u.status
-        if st == ON:
-            on[u.side].append(u)
-            at = u.at
-            where[u.side].append(at[1] * cols + at[0])
-            material[u.side] += W_UNIT + W_MP * u.mp
-        elif st == WAITING:
-            material[u.side] += W_UNIT + W_MP * u.mp
-    turns_left = sc.turn_limit - state.turn
-    late = (state.turn - 1) / sc.turn_limit
-    timeout = sc.time_out_winner
-    score = [material[0], material[1]]
-    for s in (0, 1):
-        side = sc.sides[s]
-        vp = state.vp_total(s)
-        f = W_VP * vp
-        target = side.vp_target
-        if target is not None and vp >= target:
-            f += W_TARGET
-        mine, enemies = where[s], where[1 - s]
-        # leaders
-        for L in state.leaders:
-            if L.side != s or (L.status != ON and L.status != WAITING):
-                continue
-            f += W_LEADER + W_LEADER_TURN * turns_left
-            if L.status == ON:
-                li = L.at[1] * cols + L.at[0]
-                if li not in mine:
-                    row = dist[li]
-                    if any(row[e] <= 2 for e in enemies):
-                        f -= W_LONE_LEADER
-        # positions
-        defensive = timeout == s
-        approach = 0.0 if defensive else W_APPROACH * late
-        for u, i in zip(on[s], mine, strict=True):
-            if cover[u.at] < 0:
-                f += W_COVER * (2.0 if defensive else 1.0)
-            if enemies and approach:
-                row = dist[i]
-                d = min([row[e] for e in enemies])
-                reach = REACH[u.kind]
-                if d > reach:
-                    f -= approach * min(d - reach, 8)
-        if mine:
-            for _cid, cs, h in state.counters:
-                if cs != s:
-                    row = dist[h[1] * cols + h[0]]
-                    f -= W_GOAL * min(min([row[i] for i in mine]), 8)
-            if side.objectives:
-                occ = state.occupancy()
-                for h, ovp in side.objectives:
-                    here = occ.get(h)
-                    if here and units[here[0]].side == s:
-                        continue
-                    row = dist[h[1] * cols + h[0]]
-                    f -= W_GOAL * ovp * min(min([row[i] for i in mine]), 8)
-            if side.exit_hexes and side.exit_vp[1] > 0 and not defensive:
-                exits = [h[1] * cols + h[0] for h in side.exit_hexes]
-                for i in mine:
-                    row = dist[i]
-                    f -= W_EXIT * min(min([row[e] for e in exits]), 8)
-        score[s] += f
+    placement = _Placement.of(state)
+    score = [placement.material[s] + _side_value(state, placement, s) for s in (0, 1)]
     p = state.pending
     if p is not None and p.stage in PRE_HIT_STAGES and p.kind != "force_march":
         score[p.side] += _expected_attack(state, p)
     elif p is None and state.phase == "act":
         score[state.active] += W_AP * state.ap
     return math.tanh((score[seat] - score[1 - seat]) / SCALE)
+
+
+def _side_value(state: Any, placement: _Placement, s: int) -> float:
+    """Side ``s``'s value beside its material: VP, leaders, cover, then how far its units are
+    from what they should reach (each term added in this order)."""
+    side = state.scenario.sides[s]
+    vp = state.vp_total(s)
+    value = W_VP * vp
+    if side.vp_target is not None and vp >= side.vp_target:
+        value += W_TARGET
+    value = _with_leaders(state, placement, s, value)
+    defensive = state.scenario.time_out_winner == s
+    for unit in placement.on[s]:
+        if placement.cover[unit.at] < 0:
+            value += W_COVER * (2.0 if defensive else 1.0)
+    if placement.where[s]:
+        value = _with_goals(state, placement, s, defensive, value)
+    return value
+
+
+def _with_leaders(state: Any, placement: _Placement, s: int, value: float) -> float:
+    """``value`` with side ``s``'s leaders: each alive, worth more while turns are left, less
+    when it stands alone near the enemy."""
+    turns_left = state.scenario.turn_limit - state.turn
+    mine, enemies = placement.where[s], placement.where[1 - s]
+    for leader in state.leaders:
+        if leader.side != s or (leader.status != ON and leader.status != WAITING):
+            continue
+        value += W_LEADER + W_LEADER_TURN * turns_left
+        if leader.status == ON:
+            at = placement.index(leader.at)
+            if at not in mine and any(placement.dist[at][e] <= 2 for e in enemies):
+                value -= W_LONE_LEADER
+    return value
+
+
+def _with_goals(state: Any, placement: _Placement, s: int, defensive: bool,
+                value: float) -> float:
+    """``value`` less the distances from side ``s``'s nearest unit to the enemy's VP counters,
+    to its own objectives not yet held, and (for a side that must score) from each unit to its
+    exits."""
+    for _counter, owner, h in state.counters:
+        if owner != s:
+            value -= W_GOAL * placement.nearest(h, s)
+    side = state.scenario.sides[s]
+    if side.objectives:
+        occupancy = state.occupancy()
+        for h, objective_vp in side.objectives:
+            here = occupancy.get(h)
+            if here and state.units[here[0]].side == s:
+                continue
+            value -= W_GOAL * objective_vp * placement.nearest(h, s)
+    if side.exit_hexes and side.exit_vp[1] > 0 and not defensive:
+        exits = [placement.index(h) for h in side.exit_hexes]
+        for i in placement.where[s]:
+            row = placement.dist[i]
+            value -= W_EXIT * min(min([row[e] for e in exits]), 8)
+    return value
 
 
 _DISTANCES: dict[tuple[int, int], list[list[int]]] = {}
@@ -212,7 +230,7 @@ def _closeness(state: Any, side: int, h: tuple[int, int]) -> float:
         for _cid, cs, g in state.counters:
             if cs != side:
                 goals.append((g[1] * cols + g[0], 2.0))
-        for g, vp in state.sc.sides[side].objectives:
+        for g, vp in state.scenario.sides[side].objectives:
             here = occ.get(g)
             if not (here and state.units[here[0]].side == side):
                 goals.append((g[1] * cols + g[0], 1.5 * vp))

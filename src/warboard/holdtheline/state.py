@@ -144,11 +144,6 @@ class HtlState(State):
         state.pending = pending
         return state
 
-    @property
-    def sc(self) -> Scenario:
-        """``scenario`` under its old name (``ai.knowledge`` reads it)."""
-        return self.scenario
-
     # ------------------------------------------------------------------ lookups
 
     def occupancy(self) -> dict[Hex, list[int]]:
@@ -265,6 +260,11 @@ class HtlState(State):
         if legal is None:
             legal = self._legal = compute_legal(self) if self.phase == ACT else []
         return list(legal)
+
+    def forget_legal_actions(self) -> None:
+        """Drop the cached legal actions, so the next ``legal_actions()`` lists them afresh
+        (what ``warboard bench`` times)."""
+        self._legal = None
 
     def clone(self) -> HtlState:
         c = HtlState.__new__(HtlState)

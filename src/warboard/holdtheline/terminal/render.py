@@ -32,8 +32,6 @@ TERRAIN = {  # letter, style
     "fence": ("n", "yellow"),
     "entrenchment": ("e", "bold yellow"),
 }
-KIND_LETTER = {"regular": "R", "elite": "E", "light": "L", "militia": "M", "dragoon": "D",
-               "artillery": "A"}
 
 
 def hx(h: Sequence[int] | None) -> str:
