@@ -27,6 +27,9 @@ from websockets.sync.client import ClientConnection, connect
 from server_helpers import TIMEOUT, free_port
 
 HEALTHY = 5.0  # seconds within which /api/health must answer, during and after every attack
+# a normal player's pause before each play: against an easy computer that answers at once, a
+# player who never paused would itself be over the 20 messages a second one address may send
+PLAYER_THINKS = 0.1
 
 
 class Server:
@@ -394,6 +397,7 @@ def test_a_flooding_client_leaves_a_normal_player_responsive(server: Server) -> 
                     if state["status"] == "over":
                         break
                     if state["legal"]:
+                        time.sleep(PLAYER_THINKS)
                         play(ws, state)
                         plays += 1
                         server.healthy()
