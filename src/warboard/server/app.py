@@ -9,7 +9,6 @@ server processes on the same database (``warboard.server.cluster``). Every refus
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import cache, lru_cache
@@ -47,8 +46,6 @@ from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage
 from warboard.server.tables import MAX_LISTED_TOKENS, Tables
 from warboard.server.tokens import TOKEN_MAX_LENGTH
-
-log = logging.getLogger("warboard.server")
 
 WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
 PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules")
