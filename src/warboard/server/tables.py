@@ -170,14 +170,15 @@ class _Last:
 
 
 class Table:
-    """One game in play (built from its stored data by replaying the events)."""
+    """One game in play (built from its stored data by replaying the events); ``game``: the
+    game of ``data`` when the caller has made it already."""
 
     def __init__(self, data: GameData, storage: Storage, ai: AIRunner,
-                 peers: Peers | None = None) -> None:
+                 peers: Peers | None = None, game: Game | None = None) -> None:
         self.id = data.id
         self.mode = data.mode
         self.seed = data.seed
-        self.game: Game = make_game(data.game, data.options)
+        self.game: Game = game if game is not None else make_game(data.game, data.options)
         self.seats = {s.seat: s for s in data.seats}
         self.abandoned = data.result if data.result and data.result.get("abandoned") else None
         self.storage = storage
@@ -730,7 +731,7 @@ class Tables:
         data = GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
                         mode=request.mode, seed=seed, status=PLAYING, result=None,
                         created=moment, updated=moment, seats=seats, events=events)
-        table = Table(data, self.storage, self.ai, self.peers)
+        table = Table(data, self.storage, self.ai, self.peers, game)
         table.creator = client
         data.status = table.status
         try:
