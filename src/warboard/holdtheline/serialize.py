@@ -738,6 +738,9 @@ def _check_waiting(r: _Reader, p: Pending) -> None:
                  "escape": (p.current is not None, "current", "must name the leader")}
         if p.stage in ("allocate", "retreat", "displace", "escape") and not p.choices:
             raise r.fail(w + "choices", f"a {p.stage} decision needs at least one choice")
+        if p.stage == "escape" and not p.escapes:
+            raise r.fail(w + "escapes", "must list the leader that escapes (an escape decision "
+                         "takes it off the list)")
     ok, field, problem = needs.get(p.stage, (True, "", ""))
     if not ok:
         raise r.fail(w + field, f"{problem} (stage {p.stage} waits for a {p.wait})")
