@@ -317,3 +317,28 @@ def test_illegal_action_leaves_the_error_text_readable():
 
 # The Hold the Line examples and JSON blocks of docs/interchange.md are checked by
 # tests/test_docs.py, like the card games' ("<!-- example -->" console blocks, json blocks).
+
+
+def _escape_decision():
+    """A position of Trenton waiting for a leader's escape decision (seed 56, play 151 of a
+    random game)."""
+    state = make_game("holdtheline", {"scenario": "trenton"}).new_initial_state()
+    rng = random.Random(56)
+    for _ in range(151):
+        state.apply(sample_chance(state, rng) if state.current_player() == CHANCE
+                    else rng.choice(state.legal_actions()))
+    assert state.pending is not None and state.pending.stage == "escape"
+    assert state.current_player() != CHANCE
+    return state
+
+
+def test_an_escape_decision_without_its_leader_is_refused():
+    """The fuzz test once made an escape decision with an empty ``escapes`` list, which crashed
+    apply with an IndexError: the reader now refuses it, naming the field."""
+    state = _escape_decision()
+    data = json.loads(json.dumps(state.to_json()))
+    twin = state.game.state_from_json(data)
+    assert twin.legal_actions() == state.legal_actions()
+    data["pending"]["escapes"] = []
+    with pytest.raises(PositionError, match=r"escapes.*must list the leader"):
+        state.game.state_from_json(data)
