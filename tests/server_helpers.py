@@ -16,6 +16,7 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from warboard.loadtest.server import same_warboard_env
 from warboard.server.ai_runner import AIRunner
 from warboard.server.app import build_app
 from warboard.server.serve import server_config
@@ -47,9 +48,9 @@ class LiveServer:
     """The app served by Uvicorn in a thread of the test process, on a free port."""
 
     def __init__(self, database_url: str, web_dir: Path | None = None,
-                 settings: ServerSettings = UNLIMITED) -> None:
+                 settings: ServerSettings = UNLIMITED, ai_workers: int = 0) -> None:
         self.database_url = database_url
-        app = build_app(Storage(database_url), AIRunner(0), web_dir, settings=settings)
+        app = build_app(Storage(database_url), AIRunner(ai_workers), web_dir, settings=settings)
         self.port = free_port()
         self.server = uvicorn.Server(server_config(
             app, settings.model_copy(update={"host": "127.0.0.1", "port": self.port})))
@@ -79,9 +80,9 @@ class LiveServer:
 
 
 class ServerProcess:
-    """A server process started with ``argv`` (and ``env``) in ``folder``, listening on
-    ``port``; started when it answers ``/api/health``. Its stdout and stderr are kept apart
-    (``out``, ``err``)."""
+    """A server process started with ``argv`` in ``folder`` with ``env`` (by default this
+    environment; this checkout's warboard either way), listening on ``port``; started when it
+    answers ``/api/health``. Its stdout and stderr are kept apart (``out``, ``err``)."""
 
     def __init__(self, argv: Sequence[str], folder: Path, port: int,
                  env: Mapping[str, str] | None = None, start_timeout: float = 60.0) -> None:
@@ -91,7 +92,7 @@ class ServerProcess:
         with self.out.open("wb") as out, self.err.open("wb") as err:
             self.process = subprocess.Popen(list(argv), cwd=folder, stdout=out, stderr=err,
                                             stdin=subprocess.DEVNULL,
-                                            env=dict(env) if env is not None else None)
+                                            env=same_warboard_env(env))
         deadline = time.monotonic() + start_timeout
         while True:
             assert self.process.poll() is None, self.log()
