@@ -176,3 +176,10 @@ def test_the_app_factory_with_a_bad_setting_stops_with_status_2(tmp_path: Path) 
     assert done.returncode == 2
     assert "warboard: error: WARBOARD_LOG_LEVEL: log_level: Input should be" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_configuration_file_of_docs_operations_is_valid(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "operations.md").read_text()
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    settings = load_settings(config=write(tmp_path / "warboard.toml", example))
+    assert (settings.host, settings.log_format, settings.ai_workers) == ("0.0.0.0", "json", 3)
