@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
@@ -225,13 +226,15 @@ class ServerProcess:
         return "\n".join(text.splitlines()[-lines:])
 
 
-def same_warboard_env() -> dict[str, str]:
-    """This environment, with the folder of the warboard package running now first on
-    ``PYTHONPATH``: the server runs in a temporary folder, where a relative ``PYTHONPATH``
-    (``src``) would not find this checkout and another installed warboard would be served."""
+def same_warboard_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``env`` (by default this environment), with the folder of the warboard package running
+    now first on ``PYTHONPATH``: the server runs in a temporary folder, where a relative
+    ``PYTHONPATH`` (``src``) would not find this checkout and another installed warboard would
+    be served."""
+    env = env if env is not None else os.environ
     here = str(Path(warboard.__file__).resolve().parents[1])
-    paths = [here, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    paths = [here, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**env, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def log_failures(text: str) -> list[str]:

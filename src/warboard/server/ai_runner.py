@@ -164,6 +164,15 @@ class AIRunner:
                 pool.submit(os.getpid)  # each submission starts a worker while none is idle
         return pool
 
+    def alive(self) -> bool:
+        """Whether the computer can decide now: in a thread always, else while every worker
+        process runs (a dead one breaks the pool, replaced at the next decision)."""
+        if self._pool is None:
+            return True
+        # the pool shows its processes only in attributes of its own
+        return not self._pool._broken and all(p.is_alive()
+                                               for p in self._pool._processes.values())
+
     def describe(self) -> str:
         if not self.workers:
             return "in a thread of the server"

@@ -1,6 +1,6 @@
 """The web application: HTTP routes, the WebSocket of each game, and the browser client's files.
 
-``create_app`` wires storage, the AI runner and the live tables into a FastAPI app (which then
+``build_app`` wires storage, the AI runner and the live tables into a FastAPI app (which then
 owns them and closes them when it stops); on PostgreSQL the tables also listen to the other
 server processes on the same database (``warboard.server.cluster``). Every refusal answers
 ``{"error": "message"}`` with a fitting status (docs/server-api.md).
@@ -41,16 +41,18 @@ from warboard.server.messages import (
     error_message,
     parse_create,
 )
+from warboard.server.metrics import Metrics
 from warboard.server.quotas import Quotas
 from warboard.server.settings import ServerSettings
-from warboard.server.storage import Storage
+from warboard.server.storage import Storage, StorageError
 from warboard.server.tables import MAX_LISTED_TOKENS, Tables
 from warboard.server.tokens import TOKEN_MAX_LENGTH
 
 WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
 PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules")
 POLICY_VIOLATION = 1008  # WebSocket close code for an unknown game or a bad token
-UNCOUNTED = ("/api/health",)  # API paths outside the request quota (monitoring)
+UNCOUNTED = ("/api/health", "/api/ready")  # API paths outside the request quota (monitoring)
+READY_SECONDS = 5.0  # the longest /api/ready waits for the database's answer
 GAME_NAME_MAX_LENGTH = 40  # the longest game name /api/rules/{game} reads
 SLOW_DOWN_SECONDS = 1.0  # the longest a refusal for going too fast is held back
 
@@ -101,14 +103,17 @@ class RequestQuota:
         await self.app(scope, receive, send)
 
 
-def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
+def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                peers: Peers | None = None, settings: ServerSettings | None = None) -> FastAPI:
     """The server's app; ``web_dir`` holds the browser client (``index.html`` and its files);
     ``peers``: the other server processes (by default, those of a PostgreSQL database);
     ``settings``: its limits (by default from the environment)."""
     settings = settings if settings is not None else ServerSettings()
-    quotas = Quotas(settings)
-    tables = Tables(storage, ai, peers if peers is not None else peers_for(storage), settings)
+    metrics = Metrics()
+    quotas = Quotas(settings, metrics)
+    tables = Tables(storage, ai, peers if peers is not None else peers_for(storage), settings,
+                    metrics)
+    metrics.watch(games_active=tables.active, ai_queue=ai.queue.waiting)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -144,6 +149,20 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     @app.get("/api/health")
     async def health() -> dict[str, bool]:
         return {"ok": True}
+
+    @app.get("/api/ready")
+    async def ready() -> JSONResponse:
+        checks = {"database": await database_check(storage),
+                  "ai": "ok" if ai.alive() else "an AI worker process is not running"}
+        failed = [f"{part}: {problem}" for part, problem in checks.items() if problem != "ok"]
+        if failed:
+            return JSONResponse({"ready": False, "error": f"not ready: {'; '.join(failed)}",
+                                 "checks": checks}, 503)
+        return JSONResponse({"ready": True, "checks": checks})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_page() -> Response:
+        return Response(metrics.render(), media_type=metrics.content_type)
 
     @app.get("/api/scenarios")
     async def scenarios() -> dict[str, Any]:
@@ -209,27 +228,39 @@ def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         client = client_of(websocket.scope)
         await websocket.accept()
-        if not quotas.open_socket(client):
-            await refuse_socket(websocket, Refused(
-                f"too many connections: at most {quotas.sockets_per_client} open at once from "
-                "one address", 429))
-            return
-        try:
-            try:
-                table = await tables.get(game_id)
-                seat, fresh = await table.enter(token)
-            except Refused as exc:
-                await refuse_socket(websocket, exc)
+        with metrics.sockets.track_inprogress():
+            if not quotas.open_socket(client):
+                await refuse_socket(websocket, Refused(
+                    f"too many connections: at most {quotas.sockets_per_client} open at once "
+                    "from one address", 429))
                 return
-            if fresh is not None and seat is not None:
-                await websocket.send_text(encode(SeatMessage(seat=seat, seat_token=fresh)
-                                                 .model_dump(mode="json")))
-            await Connection(websocket, table, seat, client, quotas).run()
-        finally:
-            quotas.close_socket(client)
+            try:
+                try:
+                    table = await tables.get(game_id)
+                    seat, fresh = await table.enter(token)
+                except Refused as exc:
+                    await refuse_socket(websocket, exc)
+                    return
+                if fresh is not None and seat is not None:
+                    await websocket.send_text(encode(SeatMessage(seat=seat, seat_token=fresh)
+                                                     .model_dump(mode="json")))
+                await Connection(websocket, table, seat, client, quotas).run()
+            finally:
+                quotas.close_socket(client)
 
     _serve_client(app, web_dir)
     return app
+
+
+async def database_check(storage: Storage) -> str:
+    """``ok`` when the database answers a trivial query in time, else what went wrong."""
+    try:
+        await asyncio.wait_for(storage.read(storage.ping), READY_SECONDS)
+    except StorageError as exc:
+        return str(exc)
+    except TimeoutError:
+        return f"the database did not answer within {READY_SECONDS:g} s"
+    return "ok"
 
 
 async def refuse_socket(websocket: WebSocket, refusal: Refused) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from contextlib import suppress
 
 from fastapi import WebSocket
@@ -90,14 +91,27 @@ class Connection:
                 self.send(encode(error_message(refusal.message)))
                 await asyncio.sleep(wait)
                 continue
-            try:
-                await self._handle(text)
-            except Refused as exc:
-                self.send(encode(error_message(exc.message, exc.request_id)))
-            except Exception:  # a bug: the client is told, the socket stays usable
-                log.exception("game %s: a message failed", self.table.id)
-                self.send(encode(error_message("the server failed on this message; nothing "
-                                               "changed")))
+            await self._timed(text)
+
+    async def _timed(self, text: str) -> None:
+        """Handle one message, counted and timed by game (``Metrics``)."""
+        game, metrics = self.table.game.name, self.table.metrics
+        where = {"game_id": self.table.id, "seat": self.seat}
+        started = time.perf_counter()
+        try:
+            await self._handle(text)
+        except Refused as exc:
+            metrics.errors.labels(game, "refused").inc()
+            log.info("game %s: seat %s refused: %s", self.table.id, self.seat, exc.message,
+                     extra=where)
+            self.send(encode(error_message(exc.message, exc.request_id)))
+        except Exception:  # a bug: the client is told, the socket stays usable
+            metrics.errors.labels(game, "failed").inc()
+            log.exception("game %s: a message failed", self.table.id, extra=where)
+            self.send(encode(error_message("the server failed on this message; nothing "
+                                           "changed")))
+        finally:
+            metrics.play_seconds.labels(game).observe(time.perf_counter() - started)
 
     async def _handle(self, text: str) -> None:
         message = parse_client_message(text)

@@ -22,6 +22,7 @@ from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
+from warboard.server.metrics import Metrics
 from warboard.server.settings import ServerSettings
 
 log = logging.getLogger("warboard.server")
@@ -30,7 +31,8 @@ log = logging.getLogger("warboard.server")
 class Quotas:
     """The per-client limits of one server process (their counts may be shared: Redis)."""
 
-    def __init__(self, settings: ServerSettings) -> None:
+    def __init__(self, settings: ServerSettings, metrics: Metrics | None = None) -> None:
+        self._refused = (metrics if metrics is not None else Metrics()).rate_limited
         self._limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
         self._games = RateLimitItemPerMinute(settings.games_per_minute, namespace="games")
         self._messages = RateLimitItemPerSecond(settings.messages_per_second,
@@ -50,6 +52,7 @@ class Quotas:
         except Exception as exc:  # the counter's store (Redis) is down: let it through
             log.warning("rate limit not counted (%s): %s", type(exc).__name__, exc)
             return None
+        self._refused.labels(item.namespace).inc()
         return max(1.0, math.ceil(stats.reset_time - time.time()))
 
     def new_game(self, client: str) -> float | None:
@@ -79,6 +82,7 @@ class Quotas:
     def open_socket(self, client: str) -> bool:
         """Count a WebSocket ``client`` opens; ``False`` (not counted) when it holds too many."""
         if self.sockets_per_client and self._sockets[client] >= self.sockets_per_client:
+            self._refused.labels("sockets").inc()
             return False
         self._sockets[client] += 1
         return True

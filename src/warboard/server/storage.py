@@ -352,6 +352,12 @@ class Storage:
         """The database URL with any password hidden."""
         return self.engine.url.render_as_string(hide_password=True)
 
+    def ping(self) -> None:
+        """A trivial query, for the readiness check: ``StorageError`` when the database does
+        not answer it."""
+        with self._failures("the database does not answer"), self.engine.connect() as db:
+            db.execute(select(GAMES.c.id).limit(1))
+
     def close(self) -> None:
         if self._checkpointer is not None:  # first: it may hand the writer a checkpoint
             self._checkpointer.close()

@@ -49,6 +49,7 @@ from warboard.server.messages import (
     encode,
     error_message,
 )
+from warboard.server.metrics import Metrics
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import (
     EventData,
@@ -174,7 +175,8 @@ class Table:
     game of ``data`` when the caller has made it already."""
 
     def __init__(self, data: GameData, storage: Storage, ai: AIRunner,
-                 peers: Peers | None = None, game: Game | None = None) -> None:
+                 peers: Peers | None = None, game: Game | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.id = data.id
         self.mode = data.mode
         self.seed = data.seed
@@ -184,6 +186,7 @@ class Table:
         self.storage = storage
         self.ai = ai
         self.peers = peers if peers is not None else Peers()
+        self.metrics = metrics if metrics is not None else Metrics()
         # each reader's log is kept from the first time it is asked for (session.log)
         self.session = Session(self.game, data.seed, self.players(), readers=())
         self.session.recorder.record.created = iso(data.created)
@@ -402,6 +405,7 @@ class Table:
                 await self._catch_up()  # it ended in another server process
                 raise Refused("the game is over", 409)
             self.abandoned = result
+            self._over()
             self._broadcast()
 
     # ------------------------------------------------------------------ undo
@@ -516,7 +520,14 @@ class Table:
         for outcome, event in batch:
             self._apply(outcome, event)
         self.played = time.monotonic()
+        self.metrics.plays.labels(self.game.name).inc()
+        if status == OVER:
+            self._over()
         self._broadcast()
+
+    def _over(self) -> None:
+        log.info("game %s over: %s", self.id, self.result,
+                 extra={"game_id": self.id, "game": self.game.name, "result": self.result})
 
     def _replay(self, event: EventData) -> None:
         """Apply an event read from storage, checking that it belongs to the seat to act."""
@@ -644,9 +655,12 @@ class Table:
             self._tell_all(ThinkingMessage(seat=seat).model_dump(mode="json"))
             await self.peers.thinking(self.id, seat)
             try:
+                asked = time.perf_counter()
                 action = await self.ai.decide(self.game, self.state.clone(),
                                               self.seats[seat].ai_level or "medium",
                                               f"{self.seed}:ai:{version}", self.creator)
+                self.metrics.decision_seconds.labels(self.game.name).observe(
+                    time.perf_counter() - asked)
                 async with self.lock:
                     if self.version == version and self._ai_seat() == seat:
                         try:
@@ -658,7 +672,8 @@ class Table:
                                         "catching up", self.id, exc)
                             await self._catch_up()  # it moved on elsewhere: think again
             except Exception as exc:
-                log.exception("game %s: the computer failed to play", self.id)
+                log.exception("game %s: the computer failed to play", self.id,
+                              extra={"game_id": self.id, "seat": seat})
                 self._tell_all(error_message(f"the computer player failed ({exc}); reload the "
                                              "game to let it try again"))
                 return False
@@ -680,11 +695,12 @@ class Tables:
     """Every live table, by game id: creates games and loads stored ones on first access."""
 
     def __init__(self, storage: Storage, ai: AIRunner, peers: Peers | None = None,
-                 settings: ServerSettings | None = None) -> None:
+                 settings: ServerSettings | None = None, metrics: Metrics | None = None) -> None:
         self.storage = storage
         self.ai = ai
         self.peers = peers if peers is not None else Peers()
         self.settings = settings if settings is not None else ServerSettings()
+        self.metrics = metrics if metrics is not None else Metrics()
         self._tables: OrderedDict[str, Table] = OrderedDict()  # the least recently used first
         self._loading = asyncio.Lock()
         self._ai_games: dict[str, list[Table]] = {}  # client -> its games against the computer
@@ -703,6 +719,7 @@ class Tables:
         if live:
             self._ai_games[client] = live
         if len(live) >= cap:
+            self.metrics.rate_limited.labels("ai_games").inc()
             wait = min(t.played for t in live) + idle - moment
             raise TooMany(f"you have {len(live)} games against the computer going, the most "
                           f"one player may have at once: finish or resign one (a game nobody "
@@ -731,13 +748,15 @@ class Tables:
         data = GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
                         mode=request.mode, seed=seed, status=PLAYING, result=None,
                         created=moment, updated=moment, seats=seats, events=events)
-        table = Table(data, self.storage, self.ai, self.peers, game)
+        table = Table(data, self.storage, self.ai, self.peers, game, self.metrics)
         table.creator = client
         data.status = table.status
         try:
             await self.storage.write(self.storage.create_game, data)
         except StorageError as exc:
             raise unavailable("the new game could not be stored", exc) from None
+        log.info("game %s created: %s, %s", table.id, game.name, request.mode,
+                 extra={"game_id": table.id, "game": game.name, "mode": request.mode})
         if request.mode == "ai":
             self._ai_games.setdefault(client, []).append(table)
         self._keep(table)
@@ -765,7 +784,7 @@ class Tables:
                         raise Refused(f"no game {game_id!r}", 404)
                     # off the event loop: the game's data files, the replay of its record
                     table = await asyncio.to_thread(Table, data, self.storage, self.ai,
-                                                    self.peers)
+                                                    self.peers, None, self.metrics)
                     if self.peers.shared:
                         # a change stored while it was read was announced before the table
                         # could hear it
@@ -788,6 +807,10 @@ class Tables:
         idle = [t.id for t in self._tables.values() if t.idle()]
         for game_id in idle[:max(0, len(idle) - MAX_IDLE_TABLES)]:
             del self._tables[game_id]
+
+    def active(self) -> int:
+        """The games in memory that are not over."""
+        return sum(1 for table in self._tables.values() if table.status != OVER)
 
     async def list_for_tokens(self, seat_tokens: Iterable[str]) -> list[GameSummary]:
         hashes = [tokens.hash_token(t) for t in seat_tokens if t][:MAX_LISTED_TOKENS]
