@@ -51,6 +51,12 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
     "test_htl_ai.py": {"test_search_beats_random_play": ("slow",)},
     "test_server.py": {"test_server_killed_with_sigkill_goes_on_where_it_was": ("slow",)},
     "test_server_quotas.py": {"test_serve_with_a_bad_setting_says_which_and_stops": ("slow",)},
+    "test_server_settings.py": dict.fromkeys((
+        "test_serve_shows_its_settings_masked_even_when_it_cannot_start",
+        "test_serve_with_bad_settings_exits_2_with_one_line",
+        "test_uvicorn_runs_the_app_factory_with_settings_from_the_environment",
+        "test_the_app_factory_with_a_bad_setting_stops_with_status_2",
+    ), ("slow",)),
     "test_server_htl.py": {"test_replay_of_a_hold_the_line_game": ("slow",)},
     "test_interchange.py": {
         "test_s7_one_process_answers_tens_of_thousands_of_lines": ("slow",),

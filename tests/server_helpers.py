@@ -1,19 +1,23 @@
 """Helpers for the server tests (tests/test_server*.py): the app served by Uvicorn in a thread of
-the test process, on a free port."""
+the test process, on a free port; a server process (``warboard serve``, ``uvicorn --factory``)
+and its log."""
 
 from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from warboard.server.ai_runner import AIRunner
-from warboard.server.app import create_app
+from warboard.server.app import build_app
 from warboard.server.serve import server_config
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage
@@ -45,9 +49,10 @@ class LiveServer:
     def __init__(self, database_url: str, web_dir: Path | None = None,
                  settings: ServerSettings = UNLIMITED) -> None:
         self.database_url = database_url
-        app = create_app(Storage(database_url), AIRunner(0), web_dir, settings=settings)
+        app = build_app(Storage(database_url), AIRunner(0), web_dir, settings=settings)
         self.port = free_port()
-        self.server = uvicorn.Server(server_config(app, "127.0.0.1", self.port))
+        self.server = uvicorn.Server(server_config(
+            app, settings.model_copy(update={"host": "127.0.0.1", "port": self.port})))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property
@@ -71,3 +76,50 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(TIMEOUT)
+
+
+class ServerProcess:
+    """A server process started with ``argv`` (and ``env``) in ``folder``, listening on
+    ``port``; started when it answers ``/api/health``. Its stdout and stderr are kept apart
+    (``out``, ``err``)."""
+
+    def __init__(self, argv: Sequence[str], folder: Path, port: int,
+                 env: Mapping[str, str] | None = None, start_timeout: float = 60.0) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        self.out, self.err = folder / "server.out", folder / "server.err"
+        with self.out.open("wb") as out, self.err.open("wb") as err:
+            self.process = subprocess.Popen(list(argv), cwd=folder, stdout=out, stderr=err,
+                                            stdin=subprocess.DEVNULL,
+                                            env=dict(env) if env is not None else None)
+        deadline = time.monotonic() + start_timeout
+        while True:
+            assert self.process.poll() is None, self.log()
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, f"the server did not start:\n{self.log()}"
+            time.sleep(0.1)
+
+    def log(self) -> str:
+        """What it wrote so far: its stdout, then its stderr."""
+        return self.out.read_text() + self.err.read_text()
+
+    def stop(self) -> str:
+        """Stop the server; its log."""
+        self.process.terminate()
+        try:
+            self.process.wait(TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        return self.log()
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process.poll() is None:
+            self.stop()

@@ -10,7 +10,6 @@ holds no traceback.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import threading
 import time
@@ -24,7 +23,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from server_helpers import TIMEOUT, free_port
+from server_helpers import TIMEOUT, ServerProcess, free_port
 
 HEALTHY = 5.0  # seconds within which /api/health must answer, during and after every attack
 # a normal player's pause before each play: against an easy computer that answers at once, a
@@ -32,28 +31,14 @@ HEALTHY = 5.0  # seconds within which /api/health must answer, during and after 
 PLAYER_THINKS = 0.1
 
 
-class Server:
+class Server(ServerProcess):
     """A ``warboard serve`` process on a free port, and its log."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = folder / "serve.log"
-        with self.log.open("wb") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "warboard.cli", "serve", "--port", str(self.port),
-                 "--database-url", f"sqlite:///{folder / 'abuse.db'}", "--ai-workers", "1"],
-                cwd=folder, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.process.poll() is None, self.log.read_text()
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "warboard serve did not start"
-            time.sleep(0.1)
+        port = free_port()
+        super().__init__([sys.executable, "-m", "warboard.cli", "serve", "--port", str(port),
+                          "--database-url", f"sqlite:///{folder / 'abuse.db'}",
+                          "--ai-workers", "1"], folder, port)
 
     def http(self, address: str) -> httpx.Client:
         """An HTTP client speaking from ``address``."""
@@ -70,16 +55,6 @@ class Server:
         """``/api/health`` answers, from an address no test floods."""
         with self.http("127.0.0.254") as client:
             assert client.get("/api/health", timeout=HEALTHY).json() == {"ok": True}
-
-    def stop(self) -> str:
-        """Stop the server; its log."""
-        self.process.terminate()
-        try:
-            self.process.wait(TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return self.log.read_text()
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@
 Exit status: 0 when the command did its job, 1 when it failed at run time (one line
 ``warboard: error: ...`` on stderr: a file that cannot be read, an unknown scenario or agent, a
 database that cannot be opened) or its reader closed the pipe, 2 for a command line that
-argparse refuses, 130 on Ctrl-C. ``warboard loadtest`` also exits 1 when the load test found
-errors (docs/load.md).
+argparse refuses or server settings that are not valid, 130 on Ctrl-C. ``warboard loadtest``
+also exits 1 when the load test found errors (docs/load.md).
 """
 
 from __future__ import annotations
@@ -21,7 +21,13 @@ import shtab
 from warboard import __version__
 from warboard.core import registry
 from warboard.core.errors import WarboardError
-from warboard.server.settings import settings_help
+from warboard.server.settings import (
+    CONFIG_ENV,
+    ENV_PREFIX,
+    SERVE_FLAGS,
+    flag,
+    settings_help,
+)
 
 Commands = argparse._SubParsersAction  # what add_subparsers returns (argparse names no type)
 COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
@@ -188,17 +194,13 @@ def _add_serve(sub: Commands) -> None:
                     "a restart. The API is described in docs/server-api.md, the limits on what "
                     "one client may spend in docs/security.md.",
         epilog=settings_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default: 127.0.0.1, this machine only; "
-                            "0.0.0.0 for every network interface)")
-    serve.add_argument("--port", type=int, default=8218, help="port (default: 8218)")
-    serve.add_argument("--database-url", default="sqlite:///warboard.db",
-                       help="SQLAlchemy URL of the database (default: sqlite:///warboard.db, a "
-                            "file in the current folder; PostgreSQL: "
-                            "postgresql+psycopg://USER@HOST/DB with the 'postgres' extra)")
-    serve.add_argument("--ai-workers", type=int, default=max(1, (os.cpu_count() or 2) - 1),
-                       help="processes for the computer's decisions (default: the cores less one, "
-                            "at least 1); 0 runs them in a thread of the server")
+    serve.add_argument("--config", metavar="FILE", default=None,
+                       help=f"a TOML file of settings (name = value; default: the file "
+                            f"{CONFIG_ENV} names, if any); see docs/operations.md")
+    # the values are checked with the other settings (load_settings), which names a bad one
+    for name in SERVE_FLAGS:
+        serve.add_argument(flag(name), default=argparse.SUPPRESS, metavar=name.upper(),
+                           help=f"the setting {ENV_PREFIX}{name.upper()} (below)")
     serve.set_defaults(run="warboard.server.serve:run_serve")
 
 

@@ -1,6 +1,6 @@
 """The web application: HTTP routes, the WebSocket of each game, and the browser client's files.
 
-``create_app`` wires storage, the AI runner and the live tables into a FastAPI app (which then
+``build_app`` wires storage, the AI runner and the live tables into a FastAPI app (which then
 owns them and closes them when it stops); on PostgreSQL the tables also listen to the other
 server processes on the same database (``warboard.server.cluster``). Every refusal answers
 ``{"error": "message"}`` with a fitting status (docs/server-api.md).
@@ -101,7 +101,7 @@ class RequestQuota:
         await self.app(scope, receive, send)
 
 
-def create_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
+def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                peers: Peers | None = None, settings: ServerSettings | None = None) -> FastAPI:
     """The server's app; ``web_dir`` holds the browser client (``index.html`` and its files);
     ``peers``: the other server processes (by default, those of a PostgreSQL database);
