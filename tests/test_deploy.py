@@ -161,8 +161,9 @@ def docker_or_skip() -> str:
                     "health check are run as a local process by the tests above)")
     info = subprocess.run([docker, "info"], capture_output=True, text=True, timeout=30)
     if info.returncode != 0:
-        pytest.skip(f"the Docker daemon does not answer, so the image is not built here: "
-                    f"{info.stderr.strip().splitlines()[-1:]}")
+        reason = (info.stderr.strip().splitlines() or ["no reason given"])[-1]
+        pytest.skip(f"the Docker daemon does not answer, so the image is not built here (the "
+                    f"entry command and health check run as local processes instead): {reason}")
     base = read_dockerfile().stages[0].base
     if subprocess.run([docker, "image", "inspect", base], capture_output=True).returncode != 0:
         try:
