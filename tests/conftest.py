@@ -6,6 +6,7 @@ tests in pieces", says how:
 * ``browser``: Chromium through Playwright against a real server;
 * ``postgres``: needs a PostgreSQL server;
 * ``ray``: needs the ``ray`` extra and starts a Ray cluster;
+* ``docker``: builds and runs the container image (needs a Docker daemon that can pull);
 * ``slow``: everything above, and the tests that take seconds each: real server processes over
   sockets, load runs, the research adapters' external test suites, long property runs,
   training, AI strength checks.
@@ -71,6 +72,12 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
         "test_a_closed_pipe_is_quiet": ("slow",),
     },
     "test_records.py": {"test_export_command_writes_a_seat_record": ("slow",)},
+    "test_deploy.py": {  # the deployment files' commands run as real processes
+        "test_the_image_builds_runs_and_becomes_healthy": ("docker",),
+        "test_the_images_entry_command_serves_as_its_env_configures_it": ("slow",),
+        "test_nginx_in_front_of_two_servers_as_in_compose": ("postgres",),
+        "test_the_systemd_units_command_line_serves": ("slow",),
+    },
     "test_htl_scenarios.py": {
         "test_warboard_scenarios_lists_every_scenario": ("slow",),
         "test_warboard_scenarios_name_shows_details_and_history": ("slow",),
@@ -97,7 +104,7 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 # markers that make a test slow as well
-SLOW_LAYERS = ("browser", "postgres", "ray")
+SLOW_LAYERS = ("browser", "postgres", "ray", "docker")
 
 
 def markers_for(item: pytest.Item) -> tuple[str, ...]:
