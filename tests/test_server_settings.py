@@ -6,6 +6,7 @@ warboard.server:create_app``."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -164,6 +165,27 @@ def test_uvicorn_runs_the_app_factory_with_settings_from_the_environment(tmp_pat
     assert (tmp_path / "factory.db").is_file()  # the file's database
     assert "requests_per_minute = 7" in log and "ai_workers = 0" in log  # the environment's
     assert "the computer thinks in a thread of the server" in log
+    assert "Traceback" not in log
+
+
+def test_gunicorn_runs_the_app_factory_with_uvicorn_workers(tmp_path: Path) -> None:
+    """The command line of docs/operations.md, on a test port (one worker: SQLite)."""
+    pytest.importorskip("gunicorn", reason="gunicorn is in the test extra")
+    pytest.importorskip("uvicorn_worker", reason="uvicorn-worker is in the test extra")
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "operations.md").read_text()
+    line = next(x for x in doc.splitlines() if x.startswith("$ gunicorn "))
+    argv = shlex.split(line[2:])
+    port = free_port()
+    argv[argv.index("-w") + 1] = "1"
+    argv[argv.index("-b") + 1] = f"127.0.0.1:{port}"
+    env = clean_env(WARBOARD_DATABASE_URL=f"sqlite:///{tmp_path / 'gunicorn.db'}",
+                    WARBOARD_AI_WORKERS="0")
+    with ServerProcess([sys.executable, "-m", *argv], tmp_path, port, env) as server:
+        assert httpx.get(f"{server.base}/api/ready").status_code == 200
+        created = httpx.post(f"{server.base}/api/games", json={"game": "hill218", "mode": "ai"})
+        assert created.status_code == 201, created.text
+        log = server.stop()
+    assert (tmp_path / "gunicorn.db").is_file()
     assert "Traceback" not in log
 
 
