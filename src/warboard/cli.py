@@ -21,6 +21,8 @@ import shtab
 from warboard import __version__
 from warboard.core import registry
 from warboard.core.errors import WarboardError
+from warboard.server.data_cli import add_commands as add_data_commands
+from warboard.server.paths import DATABASE_URL_HELP
 from warboard.server.settings import settings_help
 
 Commands = argparse._SubParsersAction  # what add_subparsers returns (argparse names no type)
@@ -56,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         cli.add_commands(sub, rules_queries)
     arena = _add_arena(sub)
     _add_serve(sub)
+    add_data_commands(sub)
     _add_loadtest(sub)
     bench = _add_bench(sub)
     _add_headtohead(sub)
@@ -192,10 +195,7 @@ def _add_serve(sub: Commands) -> None:
                        help="address to listen on (default: 127.0.0.1, this machine only; "
                             "0.0.0.0 for every network interface)")
     serve.add_argument("--port", type=int, default=8218, help="port (default: 8218)")
-    serve.add_argument("--database-url", default="sqlite:///warboard.db",
-                       help="SQLAlchemy URL of the database (default: sqlite:///warboard.db, a "
-                            "file in the current folder; PostgreSQL: "
-                            "postgresql+psycopg://USER@HOST/DB with the 'postgres' extra)")
+    serve.add_argument("--database-url", default=None, help=DATABASE_URL_HELP)
     serve.add_argument("--ai-workers", type=int, default=max(1, (os.cpu_count() or 2) - 1),
                        help="processes for the computer's decisions (default: the cores less one, "
                             "at least 1); 0 runs them in a thread of the server")

@@ -19,6 +19,7 @@ from warboard.server.ai_runner import AIRunner
 from warboard.server.app import create_app
 from warboard.server.cluster import peers_for
 from warboard.server.messages import describe
+from warboard.server.paths import default_database_url
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage
 
@@ -93,7 +94,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValidationError as exc:
         raise ValueError(f"a WARBOARD_* setting is not valid: "
                          f"{describe(exc.errors(include_url=False))}") from None
-    storage = Storage(args.database_url)
+    storage = Storage(args.database_url or default_database_url())
     ai = AIRunner(args.ai_workers)
     peers = peers_for(storage)
     app = create_app(storage, ai, peers=peers, settings=settings)
