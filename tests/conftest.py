@@ -98,6 +98,8 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
     "test_server_htl.py": {"test_replay_of_a_hold_the_line_game": ("slow",)},
     "test_data_commands.py": {
         "test_serve_without_a_database_url_stores_in_the_user_data_folder": ("slow",),
+        "test_a_backup_taken_while_a_server_writes_restores_and_plays_on": ("slow",),
+        "test_the_pg_dump_and_pg_restore_commands_copy_the_games": ("postgres",),
     },
     "test_interchange.py": {
         "test_s7_one_process_answers_tens_of_thousands_of_lines": ("slow",),

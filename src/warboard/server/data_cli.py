@@ -1,12 +1,12 @@
-"""The commands that look after the stored games: ``warboard db upgrade`` and ``warboard db
-current`` (docs/data.md). Each takes ``--database-url``, the database ``warboard serve`` would
-use by default when it is not given."""
+"""The commands that look after the stored games: ``warboard db upgrade``, ``warboard db
+current``, ``warboard backup FILE`` and ``warboard restore FILE`` (docs/data.md). Each takes
+``--database-url``, the database ``warboard serve`` would use by default when it is not given."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +16,8 @@ from warboard.server.paths import DATABASE_URL_HELP, default_database_url
 if TYPE_CHECKING:  # imported by the commands that need them: the others start quicker
     from sqlalchemy import Connection
 
+    from warboard.server.schema import SchemaState
+
 UPGRADE_HELP = ("Bring the database's tables to this warboard's schema (its newest revision): "
                 "a database made before the schema had versions is recognised as the first "
                 "revision. The server refuses a database that is behind; back it up first "
@@ -23,7 +25,7 @@ UPGRADE_HELP = ("Bring the database's tables to this warboard's schema (its newe
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    """``db``, with ``upgrade`` and ``current``."""
+    """``db`` (with ``upgrade`` and ``current``), ``backup`` and ``restore``."""
     db = sub.add_parser("db", help="the database's schema version: show it, upgrade it",
                         description="Show or upgrade the schema revision of the database the "
                                     "games are stored in (Alembic's revisions, shipped with "
@@ -41,6 +43,27 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     current.add_argument("--json", action="store_true",
                          help="print one JSON object: database, revision, head, status")
     current.set_defaults(run=run_current)
+
+    backup = sub.add_parser(
+        "backup", help="copy the SQLite database of games into a file, while it serves",
+        description="Copy the SQLite database into FILE with SQLite's online backup: a "
+                    "consistent copy, even while a server writes to it. For PostgreSQL it "
+                    "prints the pg_dump command to run instead.")
+    backup.add_argument("file", metavar="FILE", help="the copy to write")
+    backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    _database_url(backup)
+    backup.set_defaults(run=run_backup)
+    restore = sub.add_parser(
+        "restore", help="put a backup of the games back into the SQLite database",
+        description="Copy FILE, a backup made by 'warboard backup', into the database (stop "
+                    "the server first). FILE must be a warboard database; a database that "
+                    "holds games is replaced only with --force. For PostgreSQL it prints the "
+                    "pg_restore command to run instead.")
+    restore.add_argument("file", metavar="FILE", help="the backup")
+    restore.add_argument("--force", action="store_true",
+                         help="replace the games the database holds")
+    _database_url(restore)
+    restore.set_defaults(run=run_restore)
 
 
 def _database_url(parser: argparse.ArgumentParser) -> None:
@@ -99,3 +122,32 @@ def run_current(args: argparse.Namespace) -> int:
     print(json.dumps(report) if args.json else f"{report['database']}: {found.describe()}")
     return 0
 
+
+def run_backup(args: argparse.Namespace) -> int:
+    from warboard.server.backup import backup
+
+    return _copy(lambda: backup(_url(args), Path(args.file), args.force),
+                 f"backed up into {args.file}")
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    from warboard.server.backup import restore
+
+    return _copy(lambda: restore(Path(args.file), _url(args), args.force),
+                 f"restored {args.file}")
+
+
+def _copy(copy: Callable[[], SchemaState], done: str) -> int:
+    """Run ``copy``; for PostgreSQL print its own tool's command instead (and fail: nothing
+    was copied)."""
+    from warboard.server.backup import NotSQLite
+
+    try:
+        found = copy()
+    except NotSQLite as exc:
+        if exc.command:
+            print(exc.command)
+        raise
+    hint = "" if found.status == "current" else "; then run 'warboard db upgrade'"
+    print(f"{done}: a database {found.describe()}{hint}")
+    return 0
