@@ -5,8 +5,6 @@ user data folder (platformdirs: ``~/.local/share/warboard`` on Linux, or under
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from platformdirs import user_data_path
 
 APP = "warboard"
@@ -16,13 +14,8 @@ DATABASE_URL_HELP = ("SQLAlchemy URL of the database (default: warboard.db in th
                      "postgresql+psycopg://USER@HOST/DB with the 'postgres' extra)")
 
 
-def default_database_path() -> Path:
-    """The default database file (its folder is not made here)."""
-    return user_data_path(APP) / DATABASE_FILE
-
-
 def default_database_url() -> str:
     """The SQLAlchemy URL of the default database, its folder made if missing."""
-    path = default_database_path()
+    path = user_data_path(APP, appauthor=False) / DATABASE_FILE  # no author folder on Windows
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
