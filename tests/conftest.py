@@ -15,9 +15,18 @@ tests in pieces", says how:
 name: whole modules in ``MODULE_MARKERS``, single tests (by function name, every parameter) in
 ``TEST_MARKERS``; tests/test_suite_layers.py checks that every name here still exists. Time a
 run with ``pytest --durations=40`` to see what belongs where.
+
+Shared fixture: ``database_url``, a fresh database for each test in SQLite and in PostgreSQL.
+No test writes to the user data folder, where warboard keeps its database when given none:
+``XDG_DATA_HOME`` points into a folder of the run's own (for the server processes too).
 """
 
 import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -27,6 +36,41 @@ settings.register_profile("dev", max_examples=25, deadline=None,
 settings.register_profile("ci", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+POSTGRES = "postgresql+psycopg://root@127.0.0.1:5432/test"
+DATA_HOME = tempfile.mkdtemp(prefix="warboard-test-data-")
+os.environ["XDG_DATA_HOME"] = DATA_HOME  # platformdirs' user data folder, on Linux
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(DATA_HOME, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new SQLite file, or a new schema of PostgreSQL's database ``test`` (dropped
+    afterwards; skipped, saying why, without psycopg or the server)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.db'}"
+        return
+    try:
+        import psycopg
+    except ImportError:
+        pytest.skip("PostgreSQL variant: psycopg is not installed "
+                    "(pip install -e '.[postgres]')")
+    try:
+        admin = psycopg.connect("host=127.0.0.1 port=5432 user=root dbname=test",
+                                connect_timeout=3, autocommit=True)
+    except psycopg.OperationalError as exc:
+        pytest.skip(f"PostgreSQL variant: no server at 127.0.0.1:5432 ({exc})".strip())
+    schema = f"warboard_test_{uuid.uuid4().hex[:12]}"
+    admin.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
+    finally:
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.close()
+
 
 # every test of these modules carries these markers
 MODULE_MARKERS: dict[str, tuple[str, ...]] = {
@@ -63,6 +107,11 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
         "test_the_app_factory_with_a_bad_setting_stops_with_status_2",
     ), ("slow",)),
     "test_server_htl.py": {"test_replay_of_a_hold_the_line_game": ("slow",)},
+    "test_data_commands.py": {
+        "test_serve_without_a_database_url_stores_in_the_user_data_folder": ("slow",),
+        "test_a_backup_taken_while_a_server_writes_restores_and_plays_on": ("slow",),
+        "test_the_pg_dump_and_pg_restore_commands_copy_the_games": ("postgres",),
+    },
     "test_interchange.py": {
         "test_s7_one_process_answers_tens_of_thousands_of_lines": ("slow",),
     },

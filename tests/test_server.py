@@ -515,15 +515,17 @@ def test_a_failing_database_refuses_with_an_error_and_changes_nothing(tmp_path: 
 
 # ----------------------------------------------------------------------------- kill -9
 
-def start_serve(port: int, database_url: str, folder: Path) -> subprocess.Popen[bytes]:
-    """``warboard serve`` as a process of its own (in a new process group); waits until it
-    answers."""
+def start_serve(port: int, database_url: str | None, folder: Path,
+                env: dict[str, str] = UNLIMITED_ENV) -> subprocess.Popen[bytes]:
+    """``warboard serve`` as a process of its own (in a new process group), on
+    ``database_url`` (``None``: its default); waits until it answers."""
+    database = ["--database-url", database_url] if database_url else []
     with (folder / "serve.out").open("ab") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "warboard.cli", "serve", "--port", str(port),
-             "--database-url", database_url, "--ai-workers", "1"],
+            [sys.executable, "-m", "warboard.cli", "serve", "--port", str(port), *database,
+             "--ai-workers", "1"],
             cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            env=UNLIMITED_ENV)
+            env=env)
     deadline = time.monotonic() + TIMEOUT
     while True:
         assert process.poll() is None, (folder / "serve.out").read_text()

@@ -1,7 +1,8 @@
 """Games survive the server: stored in SQLite or PostgreSQL, rebuilt exactly from their events.
 
-The PostgreSQL variant runs in a schema of its own on postgresql+psycopg://root@127.0.0.1:5432/test
-(dropped afterwards) and skips, saying why, when psycopg is missing or the server is not there.
+The PostgreSQL variant (tests/conftest.py's ``database_url``) runs in a schema of its own on
+postgresql+psycopg://root@127.0.0.1:5432/test (dropped afterwards) and skips, saying why, when
+psycopg is missing or the server is not there.
 """
 
 from __future__ import annotations
@@ -13,14 +14,12 @@ import random
 import sqlite3
 import threading
 import time
-import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, inspect, select, text, update
+from sqlalchemy import func, select, update
 
 from test_server import locked
 from warboard.server import storage as storage_module
@@ -42,32 +41,6 @@ from warboard.server.storage import (
     now,
 )
 from warboard.server.tables import Table, Tables
-
-POSTGRES = "postgresql+psycopg://root@127.0.0.1:5432/test"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.db'}"
-        return
-    try:
-        import psycopg
-    except ImportError:
-        pytest.skip("PostgreSQL variant: psycopg is not installed "
-                    "(pip install -e '.[postgres]')")
-    try:
-        admin = psycopg.connect("host=127.0.0.1 port=5432 user=root dbname=test",
-                                connect_timeout=3, autocommit=True)
-    except psycopg.OperationalError as exc:
-        pytest.skip(f"PostgreSQL variant: no server at 127.0.0.1:5432 ({exc})".strip())
-    schema = f"warboard_test_{uuid.uuid4().hex[:12]}"
-    admin.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
-    finally:
-        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.close()
 
 
 def snapshots(table: Table) -> dict[Any, dict[str, Any]]:
@@ -264,17 +237,6 @@ def test_games_nobody_joined_or_played_expire(database_url: str,
         listener.close()
         assert sorted(n["game"] for n in notices) == sorted(expired)
         assert all("version" not in n for n in notices)
-    storage.close()
-
-
-def test_a_database_made_before_the_index_gets_it_when_opened(database_url: str) -> None:
-    storage = Storage(database_url)
-    with storage.engine.begin() as db:
-        db.execute(text("DROP INDEX games_status_updated"))
-    storage.close()
-    storage = Storage(database_url)
-    assert "games_status_updated" in {i["name"] for i in inspect(storage.engine)
-                                      .get_indexes("games")}
     storage.close()
 
 

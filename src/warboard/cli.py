@@ -21,6 +21,7 @@ import shtab
 from warboard import __version__
 from warboard.core import registry
 from warboard.core.errors import WarboardError
+from warboard.server.data_cli import add_commands as add_data_commands
 from warboard.server.settings import (
     CONFIG_ENV,
     ENV_PREFIX,
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         cli.add_commands(sub, rules_queries)
     arena = _add_arena(sub)
     _add_serve(sub)
+    add_data_commands(sub)
     _add_loadtest(sub)
     bench = _add_bench(sub)
     _add_headtohead(sub)

@@ -31,6 +31,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from warboard.server.paths import DATABASE_URL_HELP, default_database_url
+
 ENV_PREFIX = "WARBOARD_"
 CONFIG_ENV = "WARBOARD_CONFIG"  # the configuration file, when --config does not name one
 # the settings that are also flags of `warboard serve` (--database-url for database_url)
@@ -61,10 +63,8 @@ class ServerSettings(BaseSettings):
                     "network interface)")
     port: int = Field(default=8218, ge=0, le=65535, description="port to listen on")
     database_url: str = Field(
-        default="sqlite:///warboard.db",
-        description="SQLAlchemy URL of the database (sqlite:///warboard.db: a file in the "
-                    "current folder; PostgreSQL: postgresql+psycopg://USER@HOST/DB with the "
-                    "'postgres' extra)")
+        default_factory=default_database_url,
+        description=DATABASE_URL_HELP)
     ai_workers: int = Field(
         default_factory=_default_ai_workers, ge=0,
         description="processes for the computer's decisions (default: the cores less one, at "

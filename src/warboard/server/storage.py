@@ -67,6 +67,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from warboard.core.errors import WarboardError
+from warboard.server import schema
 
 log = logging.getLogger("warboard.server")
 
@@ -86,7 +87,6 @@ class _RolledBack(Exception):
 CHANNEL = "warboard_games"  # PostgreSQL's notification channel of the games' changes
 OVER = "over"  # the status of a finished game: it takes no more events
 HUMAN = "human"  # the kind of a seat a person holds (with a token)
-SCHEMA_LOCK = int.from_bytes(b"warboard", "big")  # PostgreSQL advisory lock: creating tables
 # WAL, no fsync per commit, and no automatic checkpoint (the ``Checkpointer`` thread does it)
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
                   "PRAGMA wal_autocheckpoint=0")
@@ -206,7 +206,7 @@ class GameSummary:
     updated: str
 
 
-def _shown(url: str) -> str:
+def shown_url(url: str) -> str:
     """A database URL fit for messages: its password hidden."""
     try:
         return make_url(url).render_as_string(hide_password=True)
@@ -225,7 +225,7 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
 
 
-def _reason(exc: SQLAlchemyError) -> object:
+def reason_of(exc: SQLAlchemyError) -> object:
     """What the database said (the driver's own error when there is one)."""
     return exc.orig if isinstance(exc, DBAPIError) and exc.orig else exc
 
@@ -291,7 +291,7 @@ class Checkpointer:
                         db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
             except SQLAlchemyError as exc:
                 log.warning("SQLite checkpoint failed (tried again in %.1f s): %s",
-                            self._interval, _reason(exc))
+                            self._interval, reason_of(exc))
 
     def _empty(self) -> None:
         """``TRUNCATE`` checkpoints until one empties the log (at most ``TRUNCATE_TRIES``)."""
@@ -315,32 +315,36 @@ def _sqlite_file(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:")
 
 
+@contextmanager
+def opening(url: str) -> Iterator[None]:
+    """Any failure to open the database ``url`` (or to read its schema) as ``StorageError``."""
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        hint = (" (install the 'postgres' extra: pip install 'warboard[postgres]')"
+                if "psycopg" in str(exc) else "")
+        raise StorageError(f"cannot open the database {shown_url(url)}: {exc}{hint}") from exc
+    except (SQLAlchemyError, ValueError, schema.SchemaError) as exc:
+        reason = reason_of(exc) if isinstance(exc, SQLAlchemyError) else exc
+        raise StorageError(f"cannot open the database {shown_url(url)}: {reason}") from exc
+
+
 class Storage:
-    """The database behind the server; creates its tables (and indexes) when they are missing.
+    """The database behind the server. An empty one is made at the schema's newest revision;
+    one at an older revision (or made before the schema had versions) is refused until
+    ``warboard db upgrade`` brings it there (``warboard.server.schema``).
 
     ``wal_limit_bytes`` and ``checkpoint_seconds``: with a SQLite file, the size over which its
     write-ahead log is emptied, and how often it is checkpointed (``Checkpointer``)."""
 
     def __init__(self, url: str, *, wal_limit_bytes: int = WAL_LIMIT_BYTES,
                  checkpoint_seconds: float = CHECKPOINT_SECONDS) -> None:
-        try:
+        with opening(url):
             self.engine = create_engine(url)
             if _sqlite_file(self.engine):
                 _tune_sqlite(self.engine, wal_limit_bytes)
             with self.engine.begin() as db:
-                if db.dialect.name == "postgresql":
-                    # server processes starting together create the tables one at a time
-                    db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
-                Base.metadata.create_all(db)
-                for index in GAMES.indexes:  # create_all leaves the tables already there alone
-                    index.create(db, checkfirst=True)
-        except ModuleNotFoundError as exc:
-            hint = (" (install the 'postgres' extra: pip install 'warboard[postgres]')"
-                    if "psycopg" in str(exc) else "")
-            raise StorageError(f"cannot open the database {_shown(url)}: {exc}{hint}") from exc
-        except (SQLAlchemyError, ValueError) as exc:
-            reason = _reason(exc) if isinstance(exc, SQLAlchemyError) else exc
-            raise StorageError(f"cannot open the database {_shown(url)}: {reason}") from exc
+                schema.ensure_current(db)
         self.origin = secrets.token_hex(8)  # this Storage's name in its notifications
         self.notifies = self.engine.dialect.name == "postgresql"
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="warboard-writer")
@@ -383,9 +387,9 @@ class Storage:
             raise
         except IntegrityError as exc:
             raise StorageConflict(f"{what}: it clashes with what is stored (changed by "
-                                  f"another server process?): {_reason(exc)}") from exc
+                                  f"another server process?): {reason_of(exc)}") from exc
         except SQLAlchemyError as exc:
-            raise StorageError(f"{what}: {_reason(exc)}") from exc
+            raise StorageError(f"{what}: {reason_of(exc)}") from exc
 
     @contextmanager
     def _transaction(self, what: str) -> Iterator[Connection]:
