@@ -61,6 +61,23 @@ def test_db_current_makes_no_database_where_there_is_none(tmp_path: Path, capsys
     assert not missing.exists()
 
 
+def test_the_db_commands_take_the_servers_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: Any) -> None:
+    """``db upgrade`` finds the database ``warboard serve`` would use: the flag, else
+    WARBOARD_DATABASE_URL (the container's way), else the settings file."""
+    from_env, from_file, from_flag = (tmp_path / f"{n}.db" for n in ("env", "file", "flag"))
+    config = tmp_path / "warboard.toml"
+    config.write_text(f'database_url = "sqlite:///{from_file}"\n')
+    assert main(["db", "upgrade", "--config", str(config)]) == 0
+    monkeypatch.setenv("WARBOARD_DATABASE_URL", f"sqlite:///{from_env}")
+    assert main(["db", "upgrade", "--config", str(config)]) == 0
+    assert main(["db", "upgrade", "--database-url", f"sqlite:///{from_flag}"]) == 0
+    assert from_env.is_file() and from_file.is_file() and from_flag.is_file()
+    monkeypatch.setenv("WARBOARD_DATABASE_URL", "")
+    assert main(["db", "current"]) == 1
+    assert "WARBOARD_DATABASE_URL" in capsys.readouterr().err
+
+
 @XDG
 def test_serve_without_a_database_url_stores_in_the_user_data_folder(tmp_path: Path) -> None:
     env = {**UNLIMITED_ENV, "XDG_DATA_HOME": str(tmp_path / "data")}

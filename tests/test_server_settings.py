@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from server_helpers import ServerProcess, free_port
+from warboard.server.paths import default_database_url
 from warboard.server.settings import ServerSettings, SettingsError, load_settings, mask
 
 SECRET_DB = "postgresql+psycopg://warboard:s3cret@127.0.0.1:{port}/warboard"
@@ -49,7 +50,7 @@ def test_flags_win_over_the_environment_which_wins_over_the_file(
     settings = load_settings({"port": "3333"}, config)
     assert (settings.port, settings.ai_workers, settings.log_level, settings.host) \
         == (3333, 2, "warning", "0.0.0.0")
-    assert settings.database_url == "sqlite:///warboard.db"  # nobody set it: the default
+    assert settings.database_url == default_database_url()  # nobody set it: the default
     assert load_settings(config=config).port == 2222
 
 

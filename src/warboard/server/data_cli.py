@@ -1,6 +1,7 @@
 """The commands that look after the stored games: ``warboard db upgrade``, ``warboard db
-current``, ``warboard backup FILE`` and ``warboard restore FILE`` (docs/data.md). Each takes
-``--database-url``, the database ``warboard serve`` would use by default when it is not given."""
+current``, ``warboard backup FILE`` and ``warboard restore FILE`` (docs/data.md). Each works on
+the database ``warboard serve`` would use: ``--database-url``, else ``WARBOARD_DATABASE_URL``,
+else the settings file (``--config`` or ``WARBOARD_CONFIG``), else the default."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warboard.server.paths import DATABASE_URL_HELP, default_database_url
+from warboard.server.paths import DATABASE_URL_HELP
 
 if TYPE_CHECKING:  # imported by the commands that need them: the others start quicker
     from sqlalchemy import Connection
@@ -68,10 +69,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def _database_url(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database-url", default=None, help=DATABASE_URL_HELP)
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="the settings file of warboard serve (its database_url); "
+                             "docs/operations.md")
 
 
 def _url(args: argparse.Namespace) -> str:
-    return args.database_url or default_database_url()
+    """The database ``warboard serve`` would use with the same flag, WARBOARD_DATABASE_URL or
+    settings file."""
+    from warboard.server.settings import load_settings
+
+    flags = {"database_url": args.database_url} if args.database_url else {}
+    return load_settings(flags, args.config).database_url
 
 
 @contextmanager

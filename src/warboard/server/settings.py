@@ -37,6 +37,7 @@ ENV_PREFIX = "WARBOARD_"
 CONFIG_ENV = "WARBOARD_CONFIG"  # the configuration file, when --config does not name one
 # the settings that are also flags of `warboard serve` (--database-url for database_url)
 SERVE_FLAGS = ("host", "port", "database_url", "ai_workers", "log_level", "log_format")
+DATABASE_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 PASSWORD_IN_URL = re.compile(r"(://[^/@:]*:)[^/@]*@")
 
 # the file --config names, while load_settings reads the settings (else WARBOARD_CONFIG's)
@@ -116,6 +117,14 @@ class ServerSettings(BaseSettings):
         default="127.0.0.1",
         description="proxies trusted to name the client in X-Forwarded-For (comma-separated "
                     "addresses, or *)")
+
+    @field_validator("database_url")
+    @classmethod
+    def _a_url(cls, value: str) -> str:
+        if not DATABASE_URL.match(value):
+            raise ValueError("must be an SQLAlchemy URL such as sqlite:///warboard.db or "
+                             "postgresql+psycopg://USER@HOST/DB")
+        return value
 
     @field_validator("log_level", "log_format", mode="before")
     @classmethod
