@@ -26,9 +26,12 @@ def legal_action_ids(encoding: Encoding, state: State) -> dict[int, Action]:
     if len(by_id) < len(ids) - ids.count(None):
         seen: dict[int, Action] = {}
         for action, action_id in zip(legal, ids, strict=True):
-            if action_id is not None and seen.setdefault(action_id, action) is not action:
+            if action_id is None:
+                continue
+            if action_id in seen:
                 raise AssertionError(f"{encoding.name}: plays {seen[action_id]!r} and "
                                      f"{action!r} share action id {action_id}")
+            seen[action_id] = action
     if legal and not by_id:
         raise WindowOverflowError(
             f"{encoding.name}: all {len(legal)} legal plays of seat {state.current_player()} "

@@ -321,10 +321,11 @@ class HtlEncoding(Encoding):
         if len(set(out)) < len(out):
             seen: dict[int | None, Action] = {}
             for action, action_id in zip(actions, out, strict=True):
-                if seen.setdefault(action_id, action) is not action:
+                if action_id in seen:
                     raise EncodingError(f"holdtheline: legal actions {seen[action_id]!r} and "
                                         f"{action!r} would share action id {action_id} "
                                         f"(parameters {self.params})")
+                seen[action_id] = action
         return out
 
     def action_id(self, seat: int, action: Action, state: Any = None) -> int:
