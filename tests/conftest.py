@@ -94,6 +94,10 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
         "test_search_beats_random_play": ("slow",),
     },
     "test_htl_ai.py": {"test_search_beats_random_play": ("slow",)},
+    "test_adapters_gym.py": {  # a warboard process; training
+        "test_gymnasium_make_imports_the_module_itself": ("slow",),
+        "test_maskable_ppo_learns_a_little": ("slow",),
+    },
     "test_server.py": {"test_server_killed_with_sigkill_goes_on_where_it_was": ("slow",)},
     "test_server_quotas.py": {"test_serve_with_a_bad_setting_says_which_and_stops": ("slow",)},
     "test_server_ops.py": {

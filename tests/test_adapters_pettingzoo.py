@@ -86,15 +86,15 @@ def test_gymnasium_check_env(game):
 
 def test_single_seat_against_greedy_to_the_end():
     e = SingleSeatEnv("hill218", seat=1, opponent="greedy", window=21)
-    obs, info = e.reset(seed=6)
+    _, info = e.reset(seed=6)
     assert info["seat"] == 1
     done, reward = False, 0.0
     while not done:
-        action = int(np.flatnonzero(obs["action_mask"])[0])
-        obs, reward, done, truncated, info = e.step(action)
+        action = int(np.flatnonzero(e.action_masks())[0])
+        _, reward, done, truncated, info = e.step(action)
         assert not truncated
     assert reward in (-1.0, 0.0, 1.0)
-    obs, reward, done, _, info = e.reset(seed=6)[0], 0, False, None, None
-    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    e.reset(seed=6)
+    illegal = int(np.flatnonzero(~e.action_masks())[0])
     _, reward, done, _, info = e.step(illegal)
     assert (reward, done, info["illegal_action"]) == (-1.0, True, True)

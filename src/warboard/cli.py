@@ -275,6 +275,9 @@ def _add_bench(sub: Commands) -> argparse.ArgumentParser:
                             "decisions/s)")
     bench.add_argument("--ai-decisions", type=int, default=20,
                        help="decision points for --ai (default: 20)")
+    bench.add_argument("--env", action="store_true",
+                       help="time the Gymnasium environment against the engine instead (extra "
+                            "'rl'; decisions/s of both and their ratio, docs/adapters.md)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=_bench)
     return bench
@@ -378,6 +381,10 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.env:
+        from warboard.adapters.bench import run_env_bench
+
+        return run_env_bench(args)
     return _part(args.game, registry.info(args.game).bench, "benchmark").run_bench(args)
 
 

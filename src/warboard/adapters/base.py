@@ -20,21 +20,23 @@ def legal_action_ids(encoding: Encoding, state: State) -> dict[int, Action]:
     Plays without an id are left out, never replaced by another play; when that leaves none,
     ``WindowOverflowError`` is raised rather than letting the game go on by other rules.
     """
-    seat = state.current_player()
     legal = state.legal_actions()
     ids = encoding.action_ids(state, legal)
-    by_id: dict[int, Action] = {}
-    for action, action_id in zip(legal, ids, strict=True):
-        if action_id is None:
-            continue
-        if action_id in by_id:
-            raise AssertionError(f"{encoding.name}: plays {by_id[action_id]!r} and {action!r} "
-                                 f"share action id {action_id}")
-        by_id[action_id] = action
+    by_id = {i: a for i, a in zip(ids, legal, strict=True) if i is not None}
+    if len(by_id) < len(ids) - ids.count(None):
+        seen: dict[int, Action] = {}
+        for action, action_id in zip(legal, ids, strict=True):
+            if action_id is None:
+                continue
+            if action_id in seen:
+                raise AssertionError(f"{encoding.name}: plays {seen[action_id]!r} and "
+                                     f"{action!r} share action id {action_id}")
+            seen[action_id] = action
     if legal and not by_id:
         raise WindowOverflowError(
-            f"{encoding.name}: all {len(legal)} legal plays of seat {seat} lie outside the "
-            f"encoding's window (parameters {encoding.params}); use a larger window")
+            f"{encoding.name}: all {len(legal)} legal plays of seat {state.current_player()} "
+            f"lie outside the encoding's window (parameters {encoding.params}); use a larger "
+            f"window")
     return dict(sorted(by_id.items()))
 
 

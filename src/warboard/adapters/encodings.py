@@ -12,6 +12,7 @@ fixed-size arrays. A game plugs in with a module of its package that provides
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Protocol
@@ -73,6 +74,11 @@ class Encoding(Protocol):
     def action_text(self, seat: int, action_id: int) -> str:
         """``action_id`` of ``seat`` in words, without a position."""
         return self.game.action_to_text(self.action(seat, action_id))
+
+    def board_text(self, view: Mapping[str, JSON]) -> str:
+        """``view`` (any seat's, or the spectator's) as text, the environments' ``ansi``
+        render: by default its JSON; a game draws its board."""
+        return json.dumps(view, indent=1)
 
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:

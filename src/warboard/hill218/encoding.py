@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,6 +31,8 @@ from warboard.core.protocol import JSON, Action
 from warboard.core.registry import make_game
 from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike
 from warboard.hill218.ruleset import load_ruleset
+from warboard.hill218.terminal.render import board_text, status_line
+from warboard.hill218.view import CardView
 
 DEFAULT_WINDOW = 33  # chosen with benchmarks/window_overflow.py (docs/adapters.md)
 
@@ -124,7 +126,9 @@ class CardEncoding(Encoding):
 
     def cell_index(self, seat: int, cell: Cell) -> int | None:
         """The window index of a board cell seen from ``seat``; ``None`` outside the window."""
-        x, y = _turn(seat, *cell)
+        x, y = cell
+        if seat:  # _turn, inline: the observations ask for every unit's cell
+            x, y = -x, -y
         r = self.radius
         if abs(x) > r or abs(y) > r:
             return None
@@ -145,6 +149,16 @@ class CardEncoding(Encoding):
                 self._ids.clear()
             known = self._ids[key] = self._action_id(seat, action)
         return known  # type: ignore[return-value]
+
+    def action_ids(self, state: Any, actions: Sequence[Action]) -> list[int | None]:
+        # action_id for each, its cache looked up in one pass (the environments' every step)
+        seat = state.current_player()
+        get = self._ids.get
+        ids = [get((seat, a), self) for a in actions]
+        if self in ids:
+            ids = [self.action_id(seat, a) if i is self else i
+                   for a, i in zip(actions, ids, strict=True)]
+        return ids  # type: ignore[return-value]
 
     def _action_id(self, seat: int, action: Action) -> int | None:
         ids = self.rules.unit_ids
@@ -192,6 +206,11 @@ class CardEncoding(Encoding):
             raise ValueError(f"chance id {chance_id} is not in 0..{self.num_chance_outcomes - 1}")
         return FirstPlayer(chance_id) if chance_id < 2 else Draw(self._names[chance_id - 2])
 
+    def board_text(self, view: Mapping[str, JSON]) -> str:
+        """The terminal's status line and grid, without colours."""
+        cards = CardView(dict(view))
+        return f"{status_line(self.rules, cards).plain}\n{board_text(self.rules, cards).plain}"
+
     # ------------------------------------------------------------------ observations
 
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
@@ -199,14 +218,14 @@ class CardEncoding(Encoding):
         ids = self.rules.unit_ids
         n = len(self._names)
         outside = [0, 0]  # own, enemy
+        cells = board.reshape(len(board), -1)
         for e in view["board"]:
             side = 0 if e["seat"] == seat else 1
             index = self.cell_index(seat, (e["x"], e["y"]))
             if index is None:
                 outside[side] += 1
                 continue
-            row, col = divmod(index, self.window)
-            board[ids[e["unit"]] + side * n, row, col] = 1.0
+            cells[ids[e["unit"]] + side * n, index] = 1.0
         enemy = 1 - seat
         cards, strikes = self._per_seat, max(1, self.rules.strikes)
         first = view["first_player"]

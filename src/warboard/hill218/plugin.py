@@ -8,7 +8,7 @@ from typing import Any
 from warboard.core.registry import GameInfo
 
 
-def _card_game(name: str, title: str,
+def _card_game(name: str, title: str, env_name: str,
                levels: Mapping[str, Mapping[str, Any]] | None = None) -> GameInfo:
     return GameInfo(
         name, title,
@@ -21,6 +21,7 @@ def _card_game(name: str, title: str,
         bench="warboard.hill218.bench",
         server_setup="warboard.hill218.state:tune_for_server",
         hidden_information=True,
+        env_name=env_name,
         levels=levels or {},
     )
 
@@ -28,6 +29,7 @@ def _card_game(name: str, title: str,
 GAMES = (
     # expert's 1000 iterations scored 54.5% against hard over 200 games; it searches twice as
     # long (about 0.4 s a decision on a quiet core)
-    _card_game("hill218", "The Battle for Hill 218", levels={"expert": {"iterations": 2000}}),
-    _card_game("ogre218", "Ogre: Objective 218"),
+    _card_game("hill218", "The Battle for Hill 218", "Hill218",
+               levels={"expert": {"iterations": 2000}}),
+    _card_game("ogre218", "Ogre: Objective 218", "Ogre218"),
 )

@@ -21,6 +21,7 @@ Chance: a die with face ``v`` (1..6; the action die 1..3) is chance id ``v - 1``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -48,6 +49,7 @@ from warboard.holdtheline.actions import (
 from warboard.holdtheline.combat import fire_range
 from warboard.holdtheline.options import OPTIONS
 from warboard.holdtheline.tables import TABLES
+from warboard.holdtheline.terminal.render import board_text, track_text
 
 Hex = tuple[int, int]
 Cube = tuple[int, int, int]
@@ -116,6 +118,7 @@ def _cube_offsets(radius: int) -> tuple[Cube, ...]:
     return tuple(sorted(out, key=lambda c: (max(map(abs, c)), c)))
 
 
+@lru_cache(maxsize=1 << 16)  # hex pairs of a map: each move's id asks for one
 def _offset(a: Hex, b: Hex) -> Cube:
     (ax, ay, az), (bx, by, bz) = hexes.to_cube(a), hexes.to_cube(b)
     return (bx - ax, by - ay, bz - az)
@@ -308,16 +311,21 @@ class HtlEncoding(Encoding):
         """The ids of ``actions`` (the legal actions of ``state``, for its seat to act); raises
         :class:`EncodingError` if one has no id or two share one."""
         seat = state.current_player()
-        out: list[int | None] = []
-        seen: dict[int, Action] = {}
-        for action in actions:
-            action_id = self.action_id(seat, action, state)
-            if action_id in seen:
-                raise EncodingError(f"holdtheline: legal actions {seen[action_id]!r} and "
-                                    f"{action!r} would share action id {action_id} "
-                                    f"(parameters {self.params})")
-            seen[action_id] = action
-            out.append(action_id)
+        lay = self.layouts[seat]
+        action: Action = None
+        try:
+            out: list[int | None] = [self._action_id(lay, seat, action, state)
+                                     for action in actions]
+        except (KeyError, IndexError, ValueError) as exc:
+            raise self._no_id(seat, action, exc) from exc
+        if len(set(out)) < len(out):
+            seen: dict[int | None, Action] = {}
+            for action, action_id in zip(actions, out, strict=True):
+                if action_id in seen:
+                    raise EncodingError(f"holdtheline: legal actions {seen[action_id]!r} and "
+                                        f"{action!r} would share action id {action_id} "
+                                        f"(parameters {self.params})")
+                seen[action_id] = action
         return out
 
     def action_id(self, seat: int, action: Action, state: Any = None) -> int:
@@ -331,10 +339,17 @@ class HtlEncoding(Encoding):
             if state is None and isinstance(action, Move | Assault):
                 raise ValueError(f"holdtheline: the id of {action!r} depends on the position; "
                                  "pass state") from exc
-            raise EncodingError(f"holdtheline: {action!r} of seat {seat} has no action id "
-                                f"(parameters {self.params}): {exc!r}") from exc
+            raise self._no_id(seat, action, exc) from exc
+
+    def _no_id(self, seat: int, action: Action, exc: Exception) -> EncodingError:
+        return EncodingError(f"holdtheline: {action!r} of seat {seat} has no action id "
+                             f"(parameters {self.params}): {exc!r}")
 
     def _action_id(self, lay: _SeatLayout, seat: int, action: Action, state: Any) -> int:
+        if isinstance(action, Move):  # most legal actions are moves
+            if state is None:
+                raise ValueError("needs the position")
+            return self._move_id(lay, action, state)
         if isinstance(action, End):
             return lay.end.id()
         if isinstance(action, Advance):
@@ -364,10 +379,6 @@ class HtlEncoding(Encoding):
             direction = _direction(_offset(u.at, action.target))
             return lay.unit_blocks[lay.unit_no[action.unit]]["assault"].id(
                 direction, int(action.leader_dice))
-        if isinstance(action, Move):
-            if state is None:
-                raise ValueError("needs the position")
-            return self._move_id(lay, action, state)
         raise TypeError(f"not a decision of Hold the Line: {action!r}")
 
     def _cell(self, h: Hex) -> int:
@@ -483,6 +494,10 @@ class HtlEncoding(Encoding):
         return Die(chance_id + 1)
 
     # ------------------------------------------------------------------ observations
+
+    def board_text(self, view: Mapping[str, JSON]) -> str:
+        """The terminal's map and turn track, without colours (seat 1's ids in lower case)."""
+        return f"{board_text(view, plain=True).plain}\n{track_text(view).plain}"
 
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:

@@ -1,0 +1,37 @@
+"""The registered Gymnasium environments (extra ``rl``): ``warboard/NAME-v0`` for each game
+with an encoding and an ``env_name`` in its descriptor (``warboard/Hill218-v0``,
+``warboard/Ogre218-v0``, ``warboard/HoldTheLine-v0``), each a ``gym_env.SingleSeatEnv``.
+
+Importing this module registers them; ``gymnasium.make`` imports it itself when the id names
+it (``gymnasium.make("warboard.adapters.gym_envs:warboard/Hill218-v0")``). Gymnasium 1.x
+loads no plugins from entry points, so nothing registers them before an import.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from warboard.core import registry
+
+
+def env_ids() -> dict[str, str]:
+    """Game name -> its environment's id."""
+    return {g.name: f"warboard/{g.env_name}-v0" for g in registry.games()
+            if g.env_name is not None and g.encoding is not None}
+
+
+def register_envs() -> None:
+    """Register the id of every game of ``env_ids`` (one registered already is left as it is).
+    ``gymnasium.make(id, **kwargs)`` passes ``seat``, ``opponent``, ``layout``,
+    ``render_mode`` and the game's parameters (``scenario``, ``window``, ...) on to
+    ``SingleSeatEnv``."""
+    for game, env_id in env_ids().items():
+        if env_id in gymnasium.registry:
+            continue
+        # vector_entry_point: the native vectorised card games (warboard.adapters.vector, on
+        # the vector-env branch) are to be named here, for gymnasium.make_vec
+        gymnasium.register(env_id, entry_point="warboard.adapters.gym_env:SingleSeatEnv",
+                           kwargs={"game": game})
+
+
+register_envs()

@@ -1,0 +1,61 @@
+"""One game in progress, as the environments play it: the engine state, chance resolved with a
+seeded generator, and the legal action ids of each position listed once however often the
+mask and the plays are asked for."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from warboard.adapters.base import flat_observation, legal_action_ids
+from warboard.adapters.encodings import Encoding
+from warboard.core.protocol import CHANCE, Action, sample_chance
+
+
+class Match:
+    def __init__(self, encoding: Encoding, seed: int) -> None:
+        self.encoding = encoding
+        self.rng = random.Random(seed)
+        self.state = encoding.game.new_initial_state()
+        self._legal: dict[int, Action] | None = None
+        self._mask: np.ndarray | None = None
+        self._advance()
+
+    def _advance(self) -> None:
+        state = self.state
+        while state.current_player() == CHANCE:
+            state.apply(sample_chance(state, self.rng))
+        self._legal = self._mask = None
+
+    def legal(self) -> dict[int, Action]:
+        """The legal plays of the seat to act that have an id (none once the game is over)."""
+        if self._legal is None:
+            self._legal = legal_action_ids(self.encoding, self.state)
+        return self._legal
+
+    def mask(self, seat: int) -> np.ndarray:
+        """True for each legal action id of ``seat``: all False when another seat is to act.
+        Read-only and shared: each position's is made once (copying a mask of 10⁵ ids at each
+        step would cost a good part of the step)."""
+        if self.state.current_player() != seat:
+            mask = np.zeros(self.encoding.num_actions, bool)
+        elif self._mask is not None:
+            return self._mask
+        else:
+            legal = self.legal()
+            mask = self._mask = np.zeros(self.encoding.num_actions, bool)
+            mask[np.fromiter(legal, np.intp, len(legal))] = True
+        mask.flags.writeable = False
+        return mask
+
+    def apply(self, action: Action) -> None:
+        self.state.apply(action)
+        self._advance()
+
+    def observation(self, seat: int) -> np.ndarray:
+        return flat_observation(self.encoding, self.state, seat)
+
+    def text(self, seat: int | None) -> str:
+        """The board as ``seat`` sees it (``None``: a spectator), for the ``ansi`` render."""
+        return self.encoding.board_text(self.state.observation(seat))
