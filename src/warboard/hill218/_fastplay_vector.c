@@ -103,7 +103,8 @@ static void after_play(Env *e, int used)
 }
 
 /* The seat to decide makes a uniformly random decision (as _fastplay's random games do: every
- * complete legal play, with an id or not). The phase is PH_BURY or PH_PLAY with a legal play. */
+ * complete legal play, with an id or not). The phase is PH_BURY or PH_PLAY with a legal play
+ * (the decisions batch_step is asked to make). */
 static void random_decision(Env *e)
 {
     Game *g = e->g;
@@ -141,12 +142,22 @@ static void advance(const Batch *B, Env *e)
             random_decision(e);
             break;
         case PH_PLAY:
-            if (e->plays_left > 0 && has_play(g, e->seat, e->plays_left)) {
-                if (controls(B, e->seat))
-                    return;
-                random_decision(e);
-            } else if (deck_size(&g->deck[0]) == 0 && deck_size(&g->deck[1]) == 0
-                       && !has_play(g, 0, 2) && !has_play(g, 1, 2)) {
+            if (e->plays_left > 0) {
+                if (controls(B, e->seat)) {
+                    if (has_play(g, e->seat, e->plays_left))
+                        return;     /* the caller's decision */
+                } else {
+                    Play p;         /* the random seat; no legal play ends its turn */
+                    if (choose_play(g, e->seat, e->plays_left, &p)) {
+                        after_play(e, apply_play(g, e->seat, &p));
+                        break;
+                    }
+                    if (g->error)
+                        return;
+                }
+            }
+            if (deck_size(&g->deck[0]) == 0 && deck_size(&g->deck[1]) == 0
+                    && !has_play(g, 0, 2) && !has_play(g, 1, 2)) {
                 finish(g, &e->res, 1);
                 e->phase = PH_OVER;
             } else {
