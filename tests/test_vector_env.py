@@ -191,3 +191,17 @@ def test_without_the_extension_the_error_says_so(monkeypatch):
     monkeypatch.setattr(fast, "_fastplay", None)
     with pytest.raises(RuntimeError, match=r"C fast path .* is not built"):
         CardVectorEnv("hill218", 2)
+
+
+def test_bench_vector_reports_the_figures(capsys):
+    from warboard.cli import main
+
+    assert main(["bench", "ogre218", "--vector", "--json", "--seconds", "0.1", "--envs", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    env = CardVectorEnv("ogre218", 1)
+    assert out["num_envs"] == 3
+    assert out["observation_size"] == env.single_observation_space.shape[0]
+    assert out["observation_dtype"] == "uint8"
+    assert out["mask_size"] == env.encoding.num_actions
+    for key in ("steps_per_second", "given_steps_per_second", "bare_steps_per_second"):
+        assert out[key] > 0
