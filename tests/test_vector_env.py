@@ -79,7 +79,7 @@ def run_and_check(env: CardVectorEnv, steps: int, seed: int, random_in_c: bool) 
     rng = np.random.default_rng(seed)
     mirror = Mirror(env)
     obs, infos = env.reset(seed=seed)
-    seats = infos.get("seat", np.full(env.num_envs, env.seat))
+    seats = infos["seat"]
     mirror.check(obs, env.action_masks(), seats)
     finished = 0
     for _ in range(steps):
@@ -91,22 +91,24 @@ def run_and_check(env: CardVectorEnv, steps: int, seed: int, random_in_c: bool) 
         obs, rewards, terminated, truncated, infos = env.step(actions)
         assert not truncated.any()
         assert env.observation_space.contains(obs)
+        assert np.array_equal(infos["acted"], acted)
         for i in np.flatnonzero(terminated):
             assert infos["_final_obs"][i]
-            view = env.seat if env.opponent else int(acted[i])
-            mirror.finish(i, float(rewards[i]), infos["final_obs"][i], view)
+            mirror.finish(i, float(rewards[i]), infos["final_obs"][i], int(acted[i]))
             finished += 1
         assert not rewards[~terminated].any()
-        seats = infos.get("seat", np.full(env.num_envs, env.seat))
-        if env.opponent is None:
-            assert np.array_equal(infos["acted"], acted)
+        seats = infos["seat"]
+        if env.opponent:
+            expected = [i % 2 for i in range(env.num_envs)] if env.seat is None else env.seat
+            assert np.array_equal(seats, np.broadcast_to(expected, seats.shape))
         mirror.check(obs, env.action_masks(), seats)
     return finished
 
 
 @pytest.mark.parametrize(("name", "params"), CONFIGS, ids=IDS)
-def test_against_random_matches_the_python_engine(name, params):
-    env = CardVectorEnv(name, 4, params=params, record=True, seat=1)
+@pytest.mark.parametrize("seat", [1, None])
+def test_against_random_matches_the_python_engine(name, params, seat):
+    env = CardVectorEnv(name, 4, params=params, record=True, seat=seat)
     assert run_and_check(env, 70, seed=3, random_in_c=False) >= 4
 
 

@@ -10,12 +10,13 @@
 * **action masks** (:meth:`CardVectorEnv.action_masks`): ``bool`` rows over the encoding's
   action ids, the legal plays of the seat to act (``legal_action_ids``).
 
-Seats: with ``opponent="random"`` the caller plays ``seat`` and the other seat plays a uniformly
-random legal play (every complete play, as ``warboard``'s random agent) inside C; every step is
-one decision of ``seat`` and the reward is its return when the game ends (+1 win, -1 loss, 0
-draw, else 0). With ``opponent=None`` (self-play) each step is the decision of the seat to act:
+Seats: with ``opponent="random"`` the caller plays ``seat`` (``None``: env ``i`` plays seat
+``i % 2``) and the other seat plays a uniformly random legal play (every complete play, as
+``warboard``'s random agent) inside C; every step is one decision of the caller's seat and the
+reward is its return when the game ends (+1 win, -1 loss, 0 draw, else 0). With
+``opponent=None`` (self-play) each step is the decision of the seat to act. Either way
 ``infos["seat"]`` says whose observation (and mask) each row is, ``infos["acted"]`` whose
-decision the step applied, and the reward is that seat's return.
+decision the step applied; the reward is that seat's return.
 
 Autoreset is Gymnasium's ``SAME_STEP``: a game that ends is started again within the step; its
 reward and ``terminated`` come with the new game's first observation, and its final observation
@@ -63,12 +64,12 @@ class CardVectorEnv(VectorEnv):  # type: ignore[type-arg]
     (:meth:`events`, for tests)."""
 
     def __init__(self, name: str = "hill218", num_envs: int = 64, *,
-                 opponent: str | None = "random", seat: int = 0,
+                 opponent: str | None = "random", seat: int | None = 0,
                  params: Mapping[str, Param] | None = None, record: bool = False) -> None:
         if opponent not in ("random", None):
             raise ValueError(f"opponent must be 'random' or None (self-play), not {opponent!r}")
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+        if seat not in (0, 1, None):
+            raise ValueError(f"seat must be 0, 1 or None (alternating), not {seat!r}")
         full = parameters(name)
         unknown = set(params or {}) - set(full)
         if unknown:
@@ -98,11 +99,10 @@ class CardVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self._seats = np.zeros(num_envs, np.int8)
         self._truncated = np.zeros(num_envs, np.bool_)
         self._module = fast._module()
+        agent = -1 if opponent is None else 2 if seat is None else seat  # 2: i % 2
         self._batch = self._module.batch_new(
-            self.rules._handle, _encoding_ints(self.encoding), num_envs,
-            -1 if opponent is None else seat, record, self._obs, self._final_obs, self._mask,
-            self._rewards, self._terminated, self._seats)
-        self._seeded = False
+            self.rules._handle, _encoding_ints(self.encoding), num_envs, agent, record,
+            self._obs, self._final_obs, self._mask, self._rewards, self._terminated, self._seats)
 
     # ------------------------------------------------------------------ Gymnasium's API
 
@@ -171,8 +171,6 @@ class CardVectorEnv(VectorEnv):  # type: ignore[type-arg]
         return ids
 
     def _infos(self, acted: np.ndarray | None = None) -> dict[str, Any]:
-        if self.opponent is not None:
-            return {}
         infos = {"seat": self._seats.copy()}
         if acted is not None:
             infos["acted"] = acted

@@ -35,6 +35,7 @@ enum { PH_DEAL = 1, PH_BURY, PH_PLAY, PH_OVER };
 
 typedef struct {
     Game *g;
+    int agent;                  /* the seat the caller plays, or -1: both (self-play) */
     int phase;
     int seat;                   /* PH_DEAL, PH_BURY: the setup seat; PH_PLAY: the seat to move */
     int plays_left, first, turn;
@@ -48,7 +49,6 @@ typedef struct {
     const Rules *R;
     PyObject *rules_capsule;    /* keeps R alive */
     int n_envs;
-    int agent;                  /* the seat the caller plays, or -1: both (self-play) */
     int record;
     Env *envs;
     /* the encoding */
@@ -69,7 +69,7 @@ typedef struct {
 
 /* ------------------------------------------------------------------ one stepped game */
 
-static int controls(const Batch *B, int seat) { return B->agent < 0 || B->agent == seat; }
+static int controls(const Env *e, int seat) { return e->agent < 0 || e->agent == seat; }
 
 static void start_turn(Env *e, int seat)
 {
@@ -137,13 +137,13 @@ static void advance(const Batch *B, Env *e)
                 next_setup(e);
             break;
         case PH_BURY:
-            if (controls(B, e->seat))
+            if (controls(e, e->seat))
                 return;
             random_decision(e);
             break;
         case PH_PLAY:
             if (e->plays_left > 0) {
-                if (controls(B, e->seat)) {
+                if (controls(e, e->seat)) {
                     if (has_play(g, e->seat, e->plays_left))
                         return;     /* the caller's decision */
                 } else {
@@ -446,7 +446,7 @@ static void step_env(const Batch *B, int i, int random, int with_obs)
     *reward = 0.0f;
     *terminated = 0;
     if (e->phase == PH_OVER && !g->error) {
-        int view = B->agent >= 0 ? B->agent : seat;
+        int view = e->agent >= 0 ? e->agent : seat;
         *reward = e->res.winner < 0 ? 0.0f : (e->res.winner == view ? 1.0f : -1.0f);
         *terminated = 1;
         if (with_obs)
@@ -576,7 +576,8 @@ static int hold_buffer(Batch *B, PyObject *obj, Py_buffer *view, Py_ssize_t item
 PyDoc_STRVAR(batch_new_doc,
 "batch_new(rules, encoding, n_envs, agent, record, obs, final_obs, mask, rewards, terminated,\n"
 "          seats) -> batch\n\n"
-"N stepped games (see _fastplay_vector.c). agent: the seat played by the caller, -1 for both.\n"
+"N stepped games (see _fastplay_vector.c). agent: the seat played by the caller, -1 for both,\n"
+"2 for seat i % 2 in env i.\n"
 "The arrays (writable, C-contiguous) are held and written in place: obs and final_obs uint8\n"
 "(n_envs, obs_size), mask bool (n_envs, num_actions), rewards float32, terminated bool, seats\n"
 "int8 (n_envs,). record: keep each game's events (batch_trace).");
@@ -591,8 +592,8 @@ static PyObject *fp_batch_new(PyObject *self, PyObject *args)
     const Rules *R = get_rules(capsule);
     if (!R)
         return NULL;
-    if (n_envs < 1 || agent < -1 || agent > 1) {
-        PyErr_SetString(PyExc_ValueError, "n_envs must be >= 1 and agent -1, 0 or 1");
+    if (n_envs < 1 || agent < -1 || agent > 2) {
+        PyErr_SetString(PyExc_ValueError, "n_envs must be >= 1 and agent -1, 0, 1 or 2");
         return NULL;
     }
     Batch *B = PyMem_Calloc(1, sizeof(Batch));
@@ -601,7 +602,6 @@ static PyObject *fp_batch_new(PyObject *self, PyObject *args)
     B->R = R;
     B->rules_capsule = Py_NewRef(capsule);
     B->n_envs = n_envs;
-    B->agent = agent;
     B->record = record;
     PyObject *out = PyCapsule_New(B, BATCH_NAME, batch_destroy);
     if (!out) {
@@ -634,6 +634,7 @@ static PyObject *fp_batch_new(PyObject *self, PyObject *args)
             PyErr_NoMemory();
             goto fail;
         }
+        B->envs[i].agent = agent == 2 ? i % 2 : agent;
     }
     return out;
 fail:
