@@ -109,7 +109,7 @@ class CardVectorEnv(VectorEnv):  # type: ignore[type-arg]
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Fresh games in every env: env ``i`` seeded with ``seed + i`` (or ``seed[i]``); with
-        no seed, seeds drawn from the env's generator (itself seeded by the first seed)."""
+        no seed, seeds drawn from the env's generator (itself seeded by the last seeds given)."""
         if seed is None:
             seeds = [int(s) for s in self.np_random.integers(0, 2**63, self.num_envs)]
         elif isinstance(seed, int):
@@ -117,6 +117,7 @@ class CardVectorEnv(VectorEnv):  # type: ignore[type-arg]
             seeds = [seed + i for i in range(self.num_envs)]
         else:
             seeds = [int(s) for s in seed]
+            self._np_random = np.random.default_rng(seeds)
         self._check(self._module.batch_reset(self._batch, seeds, True))
         return self._obs.copy(), self._infos()
 
