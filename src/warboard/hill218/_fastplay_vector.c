@@ -182,7 +182,6 @@ static void env_start(const Batch *B, Env *e)
         e->trace.n = 0;
         e->g->trace = &e->trace;
     }
-    e->res.plays = 0;
     e->first = start_game(e->g);
     e->turn = 0;
     e->seat = 0;
@@ -208,7 +207,7 @@ static int window_index(const Batch *B, int seat, int c)
 }
 
 /* What scan_plays() looks for: every legal decision with an id marked in mask (when not NULL),
- * and the decision with id `want` (when >= 0) stored in *play (or *bury_a, *bury_b). */
+ * and the decision with id `want` (when >= 0) stored in *play (a burial: in bury_a, bury_b). */
 typedef struct {
     const Batch *B;
     const Env *e;
