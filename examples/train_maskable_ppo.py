@@ -3,7 +3,7 @@
     pip install -e '.[rl,rl-train]'
     python examples/train_maskable_ppo.py --game hill218 --minutes 5 --out runs/ppo
 
-``--envs`` games run in C (``warboard.adapters.vector.CardVectorEnv``, env ``i`` playing seat
+``--envs`` games run in C (``warboard.adapters.vector.make_vector_env``, env ``i`` playing seat
 ``i % 2`` against a uniformly random player), bridged to Stable-Baselines3 by
 ``warboard.adapters.sb3.SB3VecEnv``; illegal action ids are masked out. Every
 ``--eval-every`` seconds of training the policy plays ``--eval-games`` games against random
@@ -31,10 +31,10 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 from warboard.adapters.sb3 import SB3VecEnv
-from warboard.adapters.vector import CardVectorEnv
+from warboard.adapters.vector import NativeVectorEnv, make_vector_env
 
 
-def score_vs_random(model: MaskablePPO, venv: CardVectorEnv, games: int, seed: int) -> float:
+def score_vs_random(model: MaskablePPO, venv: NativeVectorEnv, games: int, seed: int) -> float:
     """The policy's score against random over ``games`` games (``venv`` plays seat i % 2)."""
     obs, _ = venv.reset(seed=seed)
     points, done = 0.0, 0
@@ -52,7 +52,7 @@ class Evaluate(BaseCallback):
     """Stops after ``seconds`` of training; scores the policy every ``every`` seconds of it
     (evaluation time is not counted)."""
 
-    def __init__(self, seconds: float, every: float, venv: CardVectorEnv, games: int,
+    def __init__(self, seconds: float, every: float, venv: NativeVectorEnv, games: int,
                  seed: int) -> None:
         super().__init__()
         self.seconds, self.every, self.venv, self.games, self.seed = (
@@ -111,8 +111,8 @@ def main() -> None:
     torch.distributions.Distribution.set_default_validate_args(False)
 
     params = {"window": args.window}
-    train = SB3VecEnv(CardVectorEnv(args.game, args.envs, seat=None, params=params))
-    evaluation = CardVectorEnv(args.game, 2 * ((args.eval_games + 1) // 2), seat=None,
+    train = SB3VecEnv(make_vector_env(args.game, args.envs, seat=None, params=params))
+    evaluation = make_vector_env(args.game, 2 * ((args.eval_games + 1) // 2), seat=None,
                                params=params)
     model = MaskablePPO("MlpPolicy", train, n_steps=args.n_steps, batch_size=256,
                         seed=args.seed, verbose=0)

@@ -44,9 +44,9 @@ def test_sb3_bridge_gives_float_observations_terminal_observations_and_masks():
     from sb3_contrib.common.maskable.utils import get_action_masks
 
     from warboard.adapters.sb3 import SB3VecEnv
-    from warboard.adapters.vector import CardVectorEnv
+    from warboard.adapters.vector import make_vector_env
 
-    venv = CardVectorEnv("hill218", 3, params={"window": 11}, seat=None)
+    venv = make_vector_env("hill218", 3, params={"window": 11}, seat=None)
     env = SB3VecEnv(venv)
     env.seed(4)
     obs = env.reset()
@@ -65,7 +65,7 @@ def test_sb3_bridge_gives_float_observations_terminal_observations_and_masks():
             ended += 1
         assert all("terminal_observation" not in infos[i] for i in np.flatnonzero(~dones))
     assert ended >= 3
-    twins = [SB3VecEnv(CardVectorEnv("hill218", 3, params={"window": 11}, seat=None))
+    twins = [SB3VecEnv(make_vector_env("hill218", 3, params={"window": 11}, seat=None))
              for _ in range(2)]
     for twin in twins:
         twin.seed(4)

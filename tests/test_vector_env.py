@@ -1,4 +1,4 @@
-"""warboard.adapters.vector (games stepped in C) against the Python engine and CardEncoding.
+"""warboard.hill218.vector (games stepped in C) against the Python engine and CardEncoding.
 
 Every C game records its events; they are replayed through ``CardState.apply`` (which checks
 each one), and at every step each env's observation, action mask, reward and final observation
@@ -17,10 +17,10 @@ import pytest
 pytest.importorskip("gymnasium", reason="the 'rl' extra is not installed (pip install -e '.[rl]')")
 
 from warboard.adapters.base import flat_observation, legal_action_ids
-from warboard.adapters.vector import CardVectorEnv
 from warboard.core.protocol import CHANCE
 from warboard.hill218 import fast
 from warboard.hill218.state import CardState
+from warboard.hill218.vector import CardVectorEnv
 
 if not fast.available():
     pytest.skip("the C fast path warboard.hill218._fastplay is not built",
@@ -207,3 +207,13 @@ def test_bench_vector_reports_the_figures(capsys):
     assert out["mask_size"] == env.encoding.num_actions
     for key in ("steps_per_second", "given_steps_per_second", "bare_steps_per_second"):
         assert out[key] > 0
+
+
+def test_the_registry_finds_the_vector_env():
+    from warboard.adapters.vector import game_names, make_vector_env
+
+    assert game_names() == ["hill218", "ogre218"]
+    env = make_vector_env("ogre218", 2, seat=1, params={"quick_start": True})
+    assert isinstance(env, CardVectorEnv) and env.num_envs == 2 and env.seat == 1
+    with pytest.raises(ValueError, match="no native vector environment for game 'holdtheline'"):
+        make_vector_env("holdtheline", 2)

@@ -1,8 +1,8 @@
-"""Stable-Baselines3's ``VecEnv`` over :class:`~warboard.adapters.vector.CardVectorEnv`.
+"""Stable-Baselines3's ``VecEnv`` over a native vector environment (``warboard.adapters.vector``).
 
 SB3 (and sb3-contrib's ``MaskablePPO``) steps its own ``VecEnv`` type, not Gymnasium's vector
-API. ``SB3VecEnv`` bridges the two: float32 observations (``CardVectorEnv.as_float``, exactly
-CardEncoding's ``flat_observation``), ``dones`` with the final observation in
+API. ``SB3VecEnv`` bridges the two: float32 observations (``as_float``, exactly the encoding's
+observation vector), ``dones`` with the final observation in
 ``infos[i]["terminal_observation"]`` (SB3's autoreset is Gymnasium's SAME_STEP), and
 ``env_method("action_masks")`` for sb3-contrib's ``get_action_masks``.
 
@@ -17,19 +17,20 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from warboard.adapters.vector import CardVectorEnv
+from warboard.adapters.vector import NativeVectorEnv
 
 __all__ = ["SB3VecEnv"]
 
 
 class SB3VecEnv(VecEnv):
-    """``venv`` (a ``CardVectorEnv``, usually against the random opponent) as an SB3 VecEnv."""
+    """``venv`` (``make_vector_env(...)``, usually against the random opponent) as an SB3
+    VecEnv."""
 
-    def __init__(self, venv: CardVectorEnv) -> None:
+    def __init__(self, venv: NativeVectorEnv) -> None:
         self.venv = venv
         size = venv.observation_denominators.size
         super().__init__(venv.num_envs, spaces.Box(0.0, 1.0, (size,), np.float32),
-                         spaces.Discrete(venv.encoding.num_actions))
+                         spaces.Discrete(int(venv.single_action_space.n)))
         self._actions: np.ndarray | None = None
 
     def reset(self) -> np.ndarray:

@@ -24,7 +24,7 @@
  *
  * No global mutable state: each call allocates its own Game (board plus scratch arrays) and
  * frees it before returning. random_games() releases the GIL while it plays. The batches of
- * stepped games that warboard.adapters.vector drives are in _fastplay_vector.c, #included
+ * stepped games that warboard.hill218.vector drives are in _fastplay_vector.c, #included
  * below.
  */
 
@@ -1436,7 +1436,7 @@ static PyObject *fp_rules_info(PyObject *self, PyObject *capsule)
     return Py_BuildValue("(iii)", R->w, R->reach_place, R->reach_look);
 }
 
-#include "_fastplay_vector.c"  /* batches of stepped games for warboard.adapters.vector */
+#include "_fastplay_vector.c"  /* batches of stepped games for warboard.hill218.vector */
 
 static PyMethodDef methods[] = {
     {"make_rules", fp_make_rules, METH_O, make_rules_doc},

@@ -1,5 +1,5 @@
 /*
- * _fastplay_vector.c: a batch of N stepped games for warboard.adapters.vector, #included by
+ * _fastplay_vector.c: a batch of N stepped games for warboard.hill218.vector, #included by
  * _fastplay.c (it uses that file's Game, rules tables and random plays).
  *
  * Where _fastplay.c plays whole games, a Batch stops each game at the decisions of the seats the
@@ -13,7 +13,7 @@
  *     first. A play outside the window has no id (it is still one of the random plays);
  *   - observations as flat_observation (warboard.adapters.base) builds them, but as uint8
  *     counts: the board planes are the same 0/1, each public and private value is its numerator
- *     (warboard.adapters.vector divides by the denominators to get CardEncoding's floats);
+ *     (warboard.hill218.vector divides by the denominators to get CardEncoding's floats);
  *   - action masks: one byte per action id, 1 for the legal plays of the seat to act.
  *
  * The output arrays belong to the Python side (NumPy arrays held through the buffer protocol
@@ -22,7 +22,7 @@
  * reward and final observation are written first. Chance (first player, draws) and the random
  * plays come from each game's own Rng, seeded by reset.
  *
- * The encoding layout (ints, from warboard.adapters.vector):
+ * The encoding layout (ints, from warboard.hill218.vector):
  *   window, max_decisions, num_actions,
  *   per unit: deploy_base, n, n ranks (the place of each attack offset, in diagram order,
  *             among the unit's sorted offsets)

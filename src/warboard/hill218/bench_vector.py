@@ -1,4 +1,4 @@
-"""``warboard bench hill218 --vector``: agent steps per second of ``warboard.adapters.vector``.
+"""``warboard bench hill218 --vector``: agent steps per second of ``warboard.hill218.vector``.
 
 Three loops over one ``CardVectorEnv`` against the random opponent (each step is one decision of
 the agent's seat, the opponent's plays inside it), on one core:
@@ -46,7 +46,7 @@ def _rate(step: Callable[[], Any], num_envs: int, seconds: float,
 
 def run_vector_bench(args: argparse.Namespace) -> int:
     try:
-        from warboard.adapters.vector import CardVectorEnv
+        from warboard.hill218.vector import CardVectorEnv
     except ImportError as exc:
         raise WarboardError(f"--vector needs gymnasium, in the 'rl' extra "
                             f"(pip install -e '.[rl]'): {exc}") from None

@@ -26,7 +26,7 @@ def add_arguments(command: str, group: argparse._ArgumentGroup) -> None:
                            help="play with the quick_start option")
     elif command == "bench":
         group.add_argument("--vector", action="store_true",
-                           help="time the vector environment (warboard.adapters.vector) "
+                           help="time the vector environment (warboard.hill218.vector) "
                                 "instead: agent steps/s against random play, with and without "
                                 "observations and masks (docs/adapters.md)")
         group.add_argument("--envs", type=int, default=32, metavar="N",

@@ -231,7 +231,7 @@ class CardEncoding(Encoding):
 
     def denominators(self) -> tuple[list[int], list[int]]:
         """What ``write_public`` and ``write_private`` divide each value by (1 for flags), in
-        their order: every value is a whole number of these (``warboard.adapters.vector``
+        their order: every value is a whole number of these (``warboard.hill218.vector``
         writes the numerators)."""
         cards, strikes = self._per_seat, max(1, self.rules.strikes)
         public = [1, 1, 1, 2, self.max_decisions, 1, 1, strikes, strikes, *[cards] * 6,
