@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the 'rl' extra is not installed (pip install -e '.[rl]')")
 
-from warboard.adapters.base import flat_observation, legal_action_ids
+from warboard.adapters.base import WindowOverflowError, flat_observation, legal_action_ids
 from warboard.core.protocol import CHANCE
 from warboard.hill218 import fast
 from warboard.hill218.state import CardState
@@ -113,9 +113,10 @@ def test_against_random_matches_the_python_engine(name, params, seat):
 
 
 @pytest.mark.parametrize(("name", "params"), CONFIGS, ids=IDS)
-def test_self_play_matches_the_python_engine(name, params):
+@pytest.mark.parametrize("random_in_c", [True, False])
+def test_self_play_matches_the_python_engine(name, params, random_in_c):
     env = CardVectorEnv(name, 3, params=params, opponent=None, record=True)
-    assert run_and_check(env, 120, seed=5, random_in_c=True) >= 3
+    assert run_and_check(env, 120, seed=5, random_in_c=random_in_c) >= 3
 
 
 def test_seeding_is_reproducible_and_seeds_differ():
@@ -187,6 +188,16 @@ def test_spaces_dtypes_and_metadata():
         CardVectorEnv("hill218", 2, params={"damaged_ogres_0": 1})
     with pytest.raises(ValueError, match="opponent"):
         CardVectorEnv("hill218", 2, opponent="ai")
+
+
+def test_a_decision_with_no_play_inside_the_window_raises():
+    env = CardVectorEnv("hill218", 2, params={"window": 1})  # the hill alone
+    env.reset(seed=0)
+    assert env.action_masks().any(axis=1).all()  # burials have ids whatever the window
+    with pytest.raises(WindowOverflowError, match="env 0's seat to act"):
+        env.step(env.action_masks().argmax(axis=1))  # then the first play: onto the own base
+    with pytest.raises(WindowOverflowError):
+        CardVectorEnv("hill218", 2, params={"window": 1, "quick_start": True}).reset(seed=0)
 
 
 def test_without_the_extension_the_error_says_so(monkeypatch):

@@ -63,6 +63,7 @@ typedef struct {
      * bool), rewards (N float32), terminated (N bool), seats (N int8: the seat to act) */
     Py_buffer obs, final_obs, mask, rewards, terminated, seats;
     int n_buffers;              /* how many of them are held (in that order) */
+    int busy;                   /* a call is stepping it without the GIL */
 } Batch;
 
 #define BATCH_NAME "warboard.hill218._fastplay.Batch"
@@ -499,9 +500,15 @@ static void batch_destroy(PyObject *capsule)
     PyMem_Free(B);
 }
 
+/* The batch, unless another thread is stepping it (reset and step release the GIL). */
 static Batch *get_batch(PyObject *capsule)
 {
-    return PyCapsule_GetPointer(capsule, BATCH_NAME);  /* sets TypeError when not ours */
+    Batch *B = PyCapsule_GetPointer(capsule, BATCH_NAME);  /* sets TypeError when not ours */
+    if (B && B->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the batch is being stepped by another thread");
+        return NULL;
+    }
+    return B;
 }
 
 /* Reads the encoding layout (see the top of this file) and checks it against the rules. */
@@ -674,6 +681,7 @@ static PyObject *fp_batch_reset(PyObject *self, PyObject *args)
     }
     Py_DECREF(fast);
     int overflow = -1, err;
+    B->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < B->n_envs; i++) {
         Env *e = &B->envs[i];
@@ -687,6 +695,7 @@ static PyObject *fp_batch_reset(PyObject *self, PyObject *args)
     if (err == OK && with_obs)
         overflow = write_all_rows(B);
     Py_END_ALLOW_THREADS
+    B->busy = 0;
     if (err != OK)
         return raise_game_error(err);
     return PyLong_FromLong(overflow);
@@ -731,6 +740,7 @@ static PyObject *fp_batch_step(PyObject *self, PyObject *args)
         PyBuffer_Release(&view);
     }
     int overflow = -1, err;
+    B->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < B->n_envs; i++)
         step_env(B, i, random, with_obs);
@@ -738,6 +748,7 @@ static PyObject *fp_batch_step(PyObject *self, PyObject *args)
     if (err == OK && with_obs)
         overflow = write_all_rows(B);
     Py_END_ALLOW_THREADS
+    B->busy = 0;
     if (err != OK)
         return raise_game_error(err);
     return PyLong_FromLong(overflow);
