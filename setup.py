@@ -11,6 +11,8 @@ setup(
         Extension(
             "warboard.hill218._fastplay",
             sources=["src/warboard/hill218/_fastplay.c"],
+            # #included by _fastplay.c
+            depends=["src/warboard/hill218/_fastplay_vector.c"],
             optional=True,
         ),
     ],

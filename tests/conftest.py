@@ -83,6 +83,7 @@ MODULE_MARKERS: dict[str, tuple[str, ...]] = {
     "test_adapters_holdtheline.py": ("slow",),
     "test_properties.py": ("slow",),  # long property runs over random card games
     "test_example_train_policy.py": ("slow",),  # trains a network
+    "test_example_train_maskable_ppo.py": ("slow",),  # trains a network with MaskablePPO
     "test_typing.py": ("slow",),  # mypy over the package: half a minute without its cache
 }
 

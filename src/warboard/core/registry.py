@@ -41,7 +41,9 @@ class GameInfo:
       ``play``, ``arena`` and ``bench``, ``game_options(name, args)``, the game's options from
       them for the arena, and ``add_commands(commands, queries)``, its own commands and
       ``rules`` queries (``warboard.cli``);
-    * ``bench``: ``run_bench(args)``, ``warboard bench NAME``.
+    * ``bench``: ``run_bench(args)``, ``warboard bench NAME``;
+    * ``vector``: ``make_vector_env(name, num_envs, **options)``, a Gymnasium vector environment
+      stepped natively (``warboard.adapters.vector``).
 
     ``server_setup`` and ``scenarios`` are ``"module:function"``: the first is called once in
     every server process before it serves (the engine's caches sized for a server), the second
@@ -58,6 +60,7 @@ class GameInfo:
     terminal: str | None = None
     cli: str | None = None
     bench: str | None = None
+    vector: str | None = None
     server_setup: str | None = None
     scenarios: str | None = None
     env_name: str | None = None

@@ -23,7 +23,9 @@
  * outside the arrays.
  *
  * No global mutable state: each call allocates its own Game (board plus scratch arrays) and
- * frees it before returning. random_games() releases the GIL while it plays.
+ * frees it before returning. random_games() releases the GIL while it plays. The batches of
+ * stepped games that warboard.hill218.vector drives are in _fastplay_vector.c, #included
+ * below.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -132,6 +134,7 @@ typedef struct {
     int deck_total[2];
     int attacks[MAX_UNITS], counts_as[MAX_UNITS], plays[MAX_UNITS], drop[MAX_UNITS];
     int hit_becomes[MAX_UNITS]; /* unit id a hit turns it into, or -1: destroyed */
+    int origin[MAX_UNITS];      /* the unit id a hit turned into this one, or -1 */
     int hits_to_destroy[MAX_UNITS];
     Diagram supply[2][MAX_UNITS], attack[2][MAX_UNITS], support[2][MAX_UNITS];
     Union supply_union[2], support_union[2];
@@ -189,6 +192,7 @@ typedef struct {
     int hand[2][MAX_UNITS];
     Deck deck[2];
     int strikes[2];
+    int destroyed[2][MAX_UNITS];  /* by owner: a unit counts for itself and for its origin */
     int limit;                  /* a unit may stand at most this far from the hill (|x|, |y|) */
     /* supplied cells of each seat, valid while sup_version[seat] == version */
     uint64_t version, sup_version[2];
@@ -299,12 +303,16 @@ static void hit(Game *g, int t)
         g->error = ERR_INTERNAL;
         return;
     }
-    int becomes = g->R->hit_becomes[UID(code)];
+    int uid = UID(code), owner = SEAT(code);
+    int becomes = g->R->hit_becomes[uid];
     if (becomes >= 0) {
-        g->board[t] = CODE(becomes, SEAT(code));
+        g->board[t] = CODE(becomes, owner);
         g->version++;
     } else {
         remove_unit(g, t);
+        g->destroyed[owner][uid]++;
+        if (g->R->origin[uid] >= 0)
+            g->destroyed[owner][g->R->origin[uid]]++;
     }
 }
 
@@ -699,9 +707,22 @@ static void draw_cards(Game *g, int seat, int n)
     }
 }
 
+/* Setup: `seat` puts cards a and b from its hand under its deck, a first, b under it. */
+static void bury_pair(Game *g, int seat, int a, int b)
+{
+    int32_t ev[3] = {EV_BURY, a, b};
+    emit(g, ev, 3);
+    g->hand[seat][a]--;
+    g->hand[seat][b]--;
+    Deck *d = &g->deck[seat];
+    d->bottom[0] = a;
+    d->bottom[1] = b;
+    d->nbottom = N_BURY;
+    d->ibottom = 0;
+}
+
 /* Setup: put 2 cards under the deck, uniformly among the distinct ordered pairs of unit types
- * (the same type twice when the hand holds 2+). The first goes under the deck, the second under
- * it. */
+ * (the same type twice when the hand holds 2+). */
 static void bury(Game *g, int seat)
 {
     const Rules *R = g->R;
@@ -724,15 +745,7 @@ static void bury(Game *g, int seat)
             if (hand[b] <= (a == b))
                 continue;
             if (r-- == 0) {
-                int32_t ev[3] = {EV_BURY, a, b};
-                emit(g, ev, 3);
-                hand[a]--;
-                hand[b]--;
-                Deck *d = &g->deck[seat];
-                d->bottom[0] = a;
-                d->bottom[1] = b;
-                d->nbottom = N_BURY;
-                d->ibottom = 0;
+                bury_pair(g, seat, a, b);
                 return;
             }
         }
@@ -795,12 +808,14 @@ static int play_on(Game *g, int seat, int plays_left, Result *res)
     return ERR_TURNS;
 }
 
-/* A fresh game (§3): first player, shuffled decks, setup draws and burials, then the turns. */
-static int play_new_game(Game *g, Result *res)
+/* The start of a fresh game (§3): empty board and hands, full shuffled decks; then the first
+ * player is drawn and returned. */
+static int start_game(Game *g)
 {
     const Rules *R = g->R;
     clear_board(g);
     memset(g->hand, 0, sizeof g->hand);
+    memset(g->destroyed, 0, sizeof g->destroyed);
     for (int s = 0; s < 2; s++) {
         Deck *d = &g->deck[s];
         d->ntop = d->itop = d->nbottom = d->ibottom = 0;
@@ -808,10 +823,18 @@ static int play_new_game(Game *g, Result *res)
         d->pool_n = R->deck_total[s];
         g->strikes[s] = R->strikes[s];
     }
-    res->plays = 0;
     int first = (int)rng_below(&g->rng, 2);
     int32_t ev[2] = {EV_FIRST, first};
     emit(g, ev, 2);
+    return first;
+}
+
+/* A fresh game (§3): first player, shuffled decks, setup draws and burials, then the turns. */
+static int play_new_game(Game *g, Result *res)
+{
+    const Rules *R = g->R;
+    res->plays = 0;
+    int first = start_game(g);
     for (int s = 0; s < 2; s++) {
         draw_cards(g, s, R->setup_draw);
         if (R->bury)
@@ -941,7 +964,7 @@ static int window_ok(const Rules *R, int extent, long cards)
  * The rules layout (all ints):
  *   n_units, push (0/1), setup_draw, bury (0/1), strikes[0], strikes[1],
  *   deck[0][n_units], deck[1][n_units],
- *   per unit: attacks, counts_as, plays, drop, hit_becomes (-1: none),
+ *   per unit: attacks, counts_as, plays, drop, hit_becomes (-1: none), origin (-1: none),
  *   per seat, per unit: supply (n, n * (dx, dy)), attack (n, n * (dx, dy, individual)),
  *                       support (n, n * (dx, dy))        -- offsets in the seat's board frame
  */
@@ -972,7 +995,8 @@ static int read_rules(Reader *rd, Rules *R)
         if (next_int(rd, 1, MAX_ATTACKS, &R->attacks[u]) < 0
                 || next_int(rd, 0, 99, &R->counts_as[u]) < 0
                 || next_int(rd, 1, 2, &R->plays[u]) < 0 || next_int(rd, 0, 1, &R->drop[u]) < 0
-                || next_int(rd, -1, nu - 1, &R->hit_becomes[u]) < 0)
+                || next_int(rd, -1, nu - 1, &R->hit_becomes[u]) < 0
+                || next_int(rd, -1, nu - 1, &R->origin[u]) < 0)
             return -1;
     }
     for (int u = 0; u < nu; u++) {  /* hits to destroy: follow hit_becomes to its end */
@@ -1412,6 +1436,8 @@ static PyObject *fp_rules_info(PyObject *self, PyObject *capsule)
     return Py_BuildValue("(iii)", R->w, R->reach_place, R->reach_look);
 }
 
+#include "_fastplay_vector.c"  /* batches of stepped games for warboard.hill218.vector */
+
 static PyMethodDef methods[] = {
     {"make_rules", fp_make_rules, METH_O, make_rules_doc},
     {"rules_info", fp_rules_info, METH_O, rules_info_doc},
@@ -1419,6 +1445,11 @@ static PyMethodDef methods[] = {
     {"random_game", fp_random_game, METH_VARARGS, random_game_doc},
     {"count_plays", fp_count_plays, METH_VARARGS, count_plays_doc},
     {"sample_plays", fp_sample_plays, METH_VARARGS, sample_plays_doc},
+    {"batch_new", fp_batch_new, METH_VARARGS, batch_new_doc},
+    {"batch_info", fp_batch_info, METH_O, batch_info_doc},
+    {"batch_reset", fp_batch_reset, METH_VARARGS, batch_reset_doc},
+    {"batch_step", fp_batch_step, METH_VARARGS, batch_step_doc},
+    {"batch_trace", fp_batch_trace, METH_VARARGS, batch_trace_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,7 +4,7 @@
 A random game is a fresh shuffled setup with random burials, then at every decision a uniformly
 random complete legal play (``sampler``). Games run on one core. When the native fast path is
 built (``fast``) its figures are the headline ones and the pure-Python engine is measured
-beside it.
+beside it. ``--vector`` times the vector environment instead (``bench_vector``).
 """
 
 from __future__ import annotations
@@ -111,6 +111,10 @@ def ismcts_speed(game: CardGame, level: str, decisions: int,
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    if args.vector:
+        from warboard.hill218.bench_vector import run_vector_bench
+
+        return run_vector_bench(args)
     game = CardGame(args.game)
     console = Console(stderr=True, quiet=args.json)
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),

@@ -15,7 +15,7 @@ def _damaged_ogres(text: str) -> list[int]:
 
 
 def add_arguments(command: str, group: argparse._ArgumentGroup) -> None:
-    """Their options of ``warboard play`` and ``warboard arena``."""
+    """Their options of ``warboard play``, ``warboard arena`` and ``warboard bench``."""
     if command == "play":
         group.add_argument("--quick-start", action="store_true",
                            help="draw 3 cards and skip putting 2 under the deck")
@@ -24,6 +24,13 @@ def add_arguments(command: str, group: argparse._ArgumentGroup) -> None:
     elif command == "arena":
         group.add_argument("--quick-start", action="store_true",
                            help="play with the quick_start option")
+    elif command == "bench":
+        group.add_argument("--vector", action="store_true",
+                           help="time the vector environment (warboard.hill218.vector) "
+                                "instead: agent steps/s against random play, with and without "
+                                "observations and masks (docs/adapters.md)")
+        group.add_argument("--envs", type=int, default=32, metavar="N",
+                           help="games stepped together by --vector (default: 32)")
 
 
 def game_options(name: str, args: argparse.Namespace) -> dict[str, Any]:

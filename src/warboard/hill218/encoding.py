@@ -248,6 +248,16 @@ class CardEncoding(Encoding):
         for k, name in enumerate(view["bottom"][:2]):
             private[(2 + k) * n + self.rules.unit_ids[name]] = 1.0
 
+    def denominators(self) -> tuple[list[int], list[int]]:
+        """What ``write_public`` and ``write_private`` divide each value by (1 for flags), in
+        their order: every value is a whole number of these (``warboard.hill218.vector``
+        writes the numerators)."""
+        cards, strikes = self._per_seat, max(1, self.rules.strikes)
+        public = [1, 1, 1, 2, self.max_decisions, 1, 1, strikes, strikes, *[cards] * 6,
+                  *self._cap, *self._cap]
+        n = len(self._names)
+        return public, [*self._cap, *self._cap, *[1] * (2 * n)]
+
     def _counts(self, by_name: Mapping[str, int]) -> list[float]:
         return [by_name.get(name, 0) / cap for name, cap in zip(self._names, self._cap,
                                                                  strict=True)]

@@ -91,7 +91,8 @@ def _encode_rules(game: CardGame) -> list[int]:
     for seat in (0, 1):
         out.extend(game.deck_counts(seat))
     for uid, u in enumerate(units):
-        out.extend((u.attacks, u.counts_as, u.plays, int(u.drop), rules.hit_becomes[uid]))
+        out.extend((u.attacks, u.counts_as, u.plays, int(u.drop), rules.hit_becomes[uid],
+                    rules.origin[uid]))
     for seat in (0, 1):
         for u in units:
             out.extend(_diagram(u.supply, seat))
