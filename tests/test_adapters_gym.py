@@ -88,6 +88,26 @@ def test_gymnasium_make_imports_the_module_itself():
     assert done.stdout.strip() == "(1999,)"
 
 
+def test_make_vec_builds_the_native_vector_env_where_a_game_has_one():
+    """The card games' ids have the native vector environment as ``vector_entry_point``, with
+    the single environment's keywords; Hold the Line's falls back to Gymnasium's own."""
+    from warboard.hill218 import fast
+
+    if not fast.available():
+        pytest.skip("the C fast path is not built (a C compiler at install time)")
+    vec = gymnasium.make_vec(IDS["hill218"][0], num_envs=3, seat=1, window=11)
+    assert type(vec).__name__ == "CardVectorEnv" and vec.num_envs == 3
+    obs, info = vec.reset(seed=2)
+    single = make("hill218")
+    assert obs.shape == (3, *single.observation_space.shape)
+    assert vec.action_masks().shape == (3, single.action_space.n)
+    assert list(info["seat"]) == [1, 1, 1]
+    with pytest.raises(ValueError, match="opponent"):
+        gymnasium.make_vec(IDS["hill218"][0], num_envs=2, opponent="greedy")
+    sync = gymnasium.make_vec(IDS["holdtheline"][0], num_envs=2, scenario="tutorial")
+    assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
+
+
 @pytest.mark.parametrize("game", IDS)
 def test_masks_are_the_legal_plays_of_the_seat(game):
     env = make(game, seat=None)

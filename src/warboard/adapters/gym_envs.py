@@ -24,13 +24,16 @@ def register_envs() -> None:
     """Register the id of every game of ``env_ids`` (one registered already is left as it is).
     ``gymnasium.make(id, **kwargs)`` passes ``seat``, ``opponent``, ``layout``,
     ``render_mode`` and the game's parameters (``scenario``, ``window``, ...) on to
-    ``SingleSeatEnv``."""
+    ``SingleSeatEnv``; ``gymnasium.make_vec(id, num_envs, ...)`` builds the game's native vector
+environment where it has one (``warboard.adapters.vector``), else Gymnasium's ``SyncVectorEnv``
+of single environments."""
     for game, env_id in env_ids().items():
         if env_id in gymnasium.registry:
             continue
-        # vector_entry_point: the native vectorised card games (warboard.adapters.vector, on
-        # the vector-env branch) are to be named here, for gymnasium.make_vec
+        native = registry.info(game).vector is not None
         gymnasium.register(env_id, entry_point="warboard.adapters.gym_env:SingleSeatEnv",
+                           vector_entry_point=("warboard.adapters.vector:gym_vector_env"
+                                               if native else None),
                            kwargs={"game": game})
 
 

@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 from warboard.core import registry
 
-__all__ = ["NativeVectorEnv", "game_names", "make_vector_env"]
+__all__ = ["NativeVectorEnv", "game_names", "gym_vector_env", "make_vector_env"]
 
 
 class NativeVectorEnv(Protocol):
@@ -62,3 +62,12 @@ def make_vector_env(name: str, num_envs: int = 64, **options: Any) -> Any:
         raise ValueError(f"no native vector environment for game {name!r}; games: "
                          f"{', '.join(game_names())}")
     return importlib.import_module(module).make_vector_env(name, num_envs, **options)
+
+
+def gym_vector_env(num_envs: int, game: str, seat: int | None = 0,
+                   opponent: str | None = "random", **params: Any) -> Any:
+    """``gymnasium.make_vec``'s ``vector_entry_point`` for the registered ids
+    (``warboard.adapters.gym_envs``): the single environment's keywords that the native one
+    has — ``seat``, ``opponent`` (``"random"``, or ``None`` for self-play) and the game's
+    parameters."""
+    return make_vector_env(game, num_envs, seat=seat, opponent=opponent, params=params)
