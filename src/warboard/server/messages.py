@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from starlette.requests import Request
 
 from warboard.ai.levels import Level
 from warboard.core.jsonlimits import JSONInputError, parse_json
@@ -22,6 +23,7 @@ from warboard.server.storage import GameSummary
 MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
 
 RequestId = Annotated[str, Field(min_length=1, max_length=100)]
+Model = TypeVar("Model", bound=BaseModel)
 
 
 class Refused(Exception):
@@ -66,6 +68,7 @@ class CreateGame(_Strict):
     mode: Literal["ai", "friend", "hotseat"] = "ai"
     ai_level: Level = "medium"
     seat: Literal[0, 1] = 0
+    rated: StrictBool = False  # every human seat must then be a signed-in player's
 
 
 class PlayMessage(_Strict):
@@ -108,6 +111,7 @@ class GameState(BaseModel):
     game: str
     options: dict[str, Any]
     mode: str
+    rated: bool = False  # its end changes the players' ratings
     seat: int | None
     version: int
     status: Literal["waiting", "playing", "over"]
@@ -196,12 +200,28 @@ def _json(data: bytes | str, what: str) -> Any:
         raise Refused(f"{what} is refused: {exc}", 400) from None
 
 
-def parse_create(body: bytes) -> CreateGame:
+async def read_body(request: Request) -> bytes:
+    """A request's body, refused (413) as soon as it grows over ``MAX_MESSAGE_BYTES``."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE_BYTES:
+            raise Refused(f"the request body is too large (at most {MAX_MESSAGE_BYTES} "
+                          "bytes)", 413)
+    return bytes(body)
+
+
+def parse_body(body: bytes, model: type[Model]) -> Model:
+    """A JSON request body (none: ``{}``) read as ``model``; 422 saying what is wrong."""
     data = _json(body or b"{}", "the request body")
     try:
-        return CreateGame.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         raise Refused(describe(exc.errors(include_url=False)), 422) from None
+
+
+def parse_create(body: bytes) -> CreateGame:
+    return parse_body(body, CreateGame)
 
 
 def parse_client_message(text: str) -> ClientMessage:

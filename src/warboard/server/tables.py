@@ -50,6 +50,7 @@ from warboard.server.messages import (
     error_message,
 )
 from warboard.server.metrics import Metrics
+from warboard.server.players import Player, Unauthorized
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import (
     EventData,
@@ -180,6 +181,7 @@ class Table:
         self.id = data.id
         self.mode = data.mode
         self.seed = data.seed
+        self.rated = data.rated
         self.game: Game = game if game is not None else make_game(data.game, data.options)
         self.seats = {s.seat: s for s in data.seats}
         self.abandoned = data.result if data.result and data.result.get("abandoned") else None
@@ -260,8 +262,8 @@ class Table:
         if self.last is not None and self.last.shown[seat]:
             last = {"seat": self.last.seat, "action": self.last.action}
         return {"type": "state", "id": self.id, "game": self.game.name,
-                "options": dict(self.game.options), "mode": self.mode, "seat": seat,
-                "version": self.version, "status": status, "result": self.result,
+                "options": dict(self.game.options), "mode": self.mode, "rated": self.rated,
+                "seat": seat, "version": self.version, "status": status, "result": self.result,
                 "players": self.players(), "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
                 "log": self.session.log(seat, last=None), "last": last,
@@ -330,24 +332,29 @@ class Table:
 
     # ------------------------------------------------------------------ changing the game
 
-    async def enter(self, token: str | None) -> tuple[int | None, str | None]:
+    async def enter(self, token: str | None,
+                    player: Player | None = None) -> tuple[int | None, str | None]:
         """The seat ``token`` holds (``None``: a spectator, for no token) and, when this is the
         first use of a seat's invite, the seat's new token: the first to open an invite takes
-        the seat, and from then on the invite grants nothing (``Refused``, 403). The arrival
-        is stored first (``Refused`` when it cannot be, and nothing changed)."""
+        the seat (for ``player``, when signed in), and from then on the invite grants nothing
+        (``Refused``, 403). The arrival is stored first (``Refused`` when it cannot be, and
+        nothing changed)."""
         seat = self.seat_of(token)
         if seat is None or self.seats[seat].joined or self.status == OVER:
             return seat, None
+        self._check_newcomer(seat, player)
         async with self.lock:
             if self.seat_of(token) != seat or self.seats[seat].joined:
                 return seat, None  # taken while this waited for the lock (seat_of refuses)
             fresh = tokens.new_token()
+            player_id = player.id if player is not None else None
             seats = {**self.seats, seat: replace(self.seats[seat], joined=True,
-                                                 token_hash=tokens.hash_token(fresh))}
+                                                 token_hash=tokens.hash_token(fresh),
+                                                 player_id=player_id)}
             try:
                 claimed = await self.storage.write(
                     self.storage.claim_seat, self.id, seat, self.seats[seat].token_hash,
-                    seats[seat].token_hash, self._status(seats))
+                    seats[seat].token_hash, self._status(seats), player_id)
             except StorageError as exc:
                 raise self._failed("your arrival", exc) from None
             if not claimed:  # another server process let someone in first
@@ -356,6 +363,18 @@ class Table:
             self.seats = seats
             self._broadcast()
         return seat, fresh
+
+    def _check_newcomer(self, seat: int, player: Player | None) -> None:
+        """Refuse the seat of a rated game to anyone but a signed-in player who does not hold
+        the other seat already (the invite stays unused)."""
+        if not self.rated:
+            return
+        if player is None:
+            raise Unauthorized("this game is rated: sign in (POST /api/players, then "
+                               "'Authorization: Bearer KEY') before you take the seat")
+        if any(s.player_id == player.id for s in self.seats.values() if s.seat != seat):
+            raise Refused("you hold the other seat of this game: a rated game is between two "
+                          "players", 409)
 
     async def play(self, seat: int | None, action_json: dict[str, Any], version: int,
                    request_id: str) -> None:
@@ -726,9 +745,17 @@ class Tables:
                           f"plays in stops counting after "
                           f"{self.settings.ai_game_idle_minutes:g} minutes)", wait)
 
-    async def create(self, request: CreateGame, client: str = "") -> GameCreated:
-        """A new game for ``client`` (the address asking): its seats, its opening chance
-        events, stored before it is answered."""
+    async def create(self, request: CreateGame, client: str = "",
+                     player: Player | None = None) -> GameCreated:
+        """A new game for ``client`` (the address asking) and ``player`` (when signed in, the
+        creator's seat is theirs): its seats, its opening chance events, stored before it is
+        answered. A rated game needs a signed-in player in each human seat: its creator now,
+        a friend when taking the seat (``Table.enter``); a hotseat game cannot be rated."""
+        if request.rated and request.mode == "hotseat":
+            raise Refused("a hotseat game cannot be rated: both seats play on one device", 422)
+        if request.rated and player is None:
+            raise Refused("a rated game needs every human seat to be a signed-in player: sign "
+                          "in (POST /api/players) and send 'Authorization: Bearer KEY'", 422)
         if request.mode == "ai":
             self._check_ai_games(client)
         try:
@@ -740,14 +767,17 @@ class Tables:
         if request.mode != "ai":
             seat_tokens[other] = tokens.new_token()
         seats = [SeatData(s, HUMAN, None, tokens.hash_token(seat_tokens[s]),
-                          joined=s == mine or request.mode == "hotseat") if s in seat_tokens
+                          joined=s == mine or request.mode == "hotseat",
+                          player_id=player.id if player is not None and s == mine else None)
+                 if s in seat_tokens
                  else SeatData(s, AI, request.ai_level, None, joined=True) for s in (0, 1)]
         seed = tokens.new_seed()
         events = [event for _, event in chance_events(game, game.new_initial_state(), seed, 0)]
         moment = now()
         data = GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
                         mode=request.mode, seed=seed, status=PLAYING, result=None,
-                        created=moment, updated=moment, seats=seats, events=events)
+                        created=moment, updated=moment, seats=seats, events=events,
+                        rated=request.rated)
         table = Table(data, self.storage, self.ai, self.peers, game, self.metrics)
         table.creator = client
         data.status = table.status
