@@ -106,7 +106,11 @@ def test_a_new_database_is_made_at_head_with_the_models_schema(database_url: str
 
 
 # what the models have that the schema before versions (revision 0001) had not: revision 0002's
-SINCE_BASELINE = {("add_table", "players"), ("add_table", "player_keys"),
+# (players and ratings), then 0004's (clocks)
+SINCE_BASELINE = {("add_column", "games.clock"), ("add_column", "games.deadline"),
+                  ("add_column", "games.clock_version"), ("add_index", "games_deadline"),
+                  ("add_column", "seats.seen"), ("add_column", "seats.present"),
+                  ("add_table", "players"), ("add_table", "player_keys"),
                   ("add_table", "player_transfers"), ("add_table", "ratings"),
                   ("add_index", "ix_player_keys_player_id"),
                   ("add_index", "ix_player_transfers_player_id"),
@@ -222,8 +226,8 @@ SECOND_REVISION = '''
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "8888"
+down_revision = "{head}"
 
 
 def upgrade() -> None:
@@ -233,11 +237,12 @@ def upgrade() -> None:
 
 @pytest.fixture
 def second_revision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The migrations with one more revision (``0003``: a column more)."""
+    """The migrations with one more revision after head (``8888``: a column more)."""
     migrations = tmp_path / "migrations"
     shutil.copytree(schema.MIGRATIONS, migrations,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (migrations / "versions" / "v0003_note.py").write_text(SECOND_REVISION)
+    head = schema.head()
+    (migrations / "versions" / "v8888_note.py").write_text(SECOND_REVISION.format(head=head))
     monkeypatch.setattr(schema, "MIGRATIONS", migrations)
     schema._scripts.cache_clear()
     yield
@@ -250,13 +255,13 @@ def test_a_database_behind_head_is_refused_until_upgraded(tmp_path: Path, capsys
     make_v0_database(url)
     execute(url, "CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)",
             "INSERT INTO alembic_version VALUES ('0001')")  # what upgrading it to 0001 does
-    assert schema.head() == "0003"
-    with pytest.raises(StorageError, match=r"at revision 0001, behind this warboard's 0003: "
+    assert schema.head() == "8888"
+    with pytest.raises(StorageError, match=r"at revision 0001, behind this warboard's 8888: "
                                            r"back the games up"):
         Storage(url)
     assert main(["db", "current", "--database-url", url]) == 0
     assert "behind" in capsys.readouterr().out
-    assert "upgraded to revision 0003 (head); it was at revision 0001" in upgrade(url, capsys)
+    assert "upgraded to revision 8888 (head); it was at revision 0001" in upgrade(url, capsys)
     assert "note" in {c["name"] for c in inspect(create_engine(url)).get_columns("games")}
     storage = Storage(url)
     assert all(storage.load_game(game["id"]) is not None for game in v0_games())

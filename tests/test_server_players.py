@@ -5,6 +5,7 @@ and between two players, the leaderboard."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -200,6 +201,24 @@ def test_a_rated_game_against_the_computer_played_out_rates_the_player_once(
     assert late.receive()["message"] == "the game is over"
     late.close()
     assert profile(http, made["id"])["ratings"][GAME]["games"] == 1
+
+
+def test_a_rated_game_lost_on_time_rates_the_player_as_a_loss(
+        live: LiveServer, http: httpx.Client) -> None:
+    """The flag falls in the server (nobody connected) and the loss counts, once."""
+    made = sign_up(http, "Slow_Hand")
+    created = rated_game(http, made["key"], mode="ai", ai_level="hard", seat=0,
+                         clock={"initial": 1, "increment": 0})
+    deadline = time.monotonic() + 30
+    while not profile(http, made["id"])["ratings"]:
+        assert time.monotonic() < deadline, "the flag did not fall"
+        time.sleep(0.2)
+    expected = ratings.updated(Rating(), ratings.level_rating("hard"), 0.0)
+    assert profile(http, made["id"])["ratings"] == {
+        GAME: {"rating": round(expected.rating, 1), "deviation": round(expected.deviation, 1),
+               "games": 1}}
+    state = http.get(f"/api/games/{created['id']}", params={"token": created["token"]}).json()
+    assert state["result"]["summary"] == {"winner": 1, "reason": "time"}
 
 
 def test_a_rated_game_between_two_players_rates_both_and_orders_the_leaderboard(

@@ -6,6 +6,7 @@ import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
 import { h, mount } from "./dom.js";
+import { watchWaiting } from "./waiting.js";
 
 function route() {
   const root = document.getElementById("app");
@@ -30,3 +31,4 @@ function route() {
 }
 
 redeemTransfer().then(route);
+watchWaiting(document.querySelector(".site-header"));
