@@ -29,17 +29,19 @@ from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
 from warboard.server.messages import (
-    MAX_MESSAGE_BYTES,
     GameCreated,
     GameList,
     Refused,
     SeatMessage,
     StateMessage,
+    TokenBody,
     TooMany,
     describe,
     encode,
     error_message,
+    parse_body,
     parse_create,
+    read_body,
 )
 from warboard.server.metrics import Metrics
 from warboard.server.quotas import Quotas
@@ -182,13 +184,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
             await slow_down(wait)
             raise TooMany(f"too many new games: at most {quotas.games_per_minute} a minute from "
                           "one address", wait)
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_MESSAGE_BYTES:
-                raise Refused(f"the request body is too large (at most {MAX_MESSAGE_BYTES} "
-                              "bytes)", 413)
-        return await tables.create(parse_create(bytes(body)), client)
+        return await tables.create(parse_create(await read_body(request)), client)
 
     listed_tokens = Query("", max_length=MAX_LISTED_TOKENS * (TOKEN_MAX_LENGTH + 1))
 
@@ -204,6 +200,11 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         seat, fresh = await table.enter(token)
         state = table.snapshot(seat)
         return JSONResponse(state if fresh is None else {**state, "seat_token": fresh})
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, request: Request) -> GameCreated:
+        body = parse_body(await read_body(request), TokenBody)
+        return await tables.rematch(game_id, body.token, client_of(request.scope))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str,

@@ -10,18 +10,21 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from starlette.requests import Request
 
 from warboard.ai.levels import Level
 from warboard.core.jsonlimits import JSONInputError, parse_json
 from warboard.core.registry import default_game
-from warboard.server.storage import GameSummary
+from warboard.server.storage import CHAT_MAX_LENGTH, GameSummary
+from warboard.server.tokens import TOKEN_MAX_LENGTH
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
 
 RequestId = Annotated[str, Field(min_length=1, max_length=100)]
+Model = TypeVar("Model", bound=BaseModel)
 
 
 class Refused(Exception):
@@ -63,9 +66,17 @@ class CreateGame(_Strict):
 
     game: str = Field(default_factory=default_game)
     options: dict[str, Any] = Field(default_factory=dict)
-    mode: Literal["ai", "friend", "hotseat"] = "ai"
+    mode: Literal["ai", "friend", "hotseat", "open"] = "ai"
     ai_level: Level = "medium"
-    seat: Literal[0, 1] = 0
+    seat: Literal[0, 1, "random"] = 0  # "random": drawn by the server
+    # an open game's clock settings, stored as sent (their meaning is the clocks')
+    clock: dict[str, Any] | None = None
+
+
+class TokenBody(_Strict):
+    """``POST /api/games/{id}/rematch``: the seat's token in the finished game."""
+
+    token: str = Field(min_length=1, max_length=TOKEN_MAX_LENGTH)
 
 
 class PlayMessage(_Strict):
@@ -88,10 +99,25 @@ class UndoMessage(_Strict):
     request_id: RequestId
 
 
-ClientMessage = PlayMessage | ResignMessage | UndoMessage
+class ChatSend(_Strict):
+    """A line for the game's chat (cleaned, then at most ``CHAT_MAX_LENGTH`` characters)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=4 * CHAT_MAX_LENGTH)
+
+
+class MuteMessage(_Strict):
+    """Stop (or start again) reading the other seat's chat."""
+
+    type: Literal["mute"]
+    muted: StrictBool
+
+
+ClientMessage = PlayMessage | ResignMessage | UndoMessage | ChatSend | MuteMessage
 
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
-    "play": PlayMessage, "resign": ResignMessage, "undo": UndoMessage}
+    "play": PlayMessage, "resign": ResignMessage, "undo": UndoMessage, "chat": ChatSend,
+    "mute": MuteMessage}
 
 
 # ----------------------------------------------------------------------------- server → client
@@ -121,6 +147,26 @@ class GameState(BaseModel):
     undo: bool = False  # this seat may take back its last decision now
     # only over HTTP, to the first user of an invite: the seat's own token from now on
     seat_token: str | None = None
+    rematch: str | None = None  # the id of the game offered as this one's rematch
+    spectators: int = 0  # how many watch it (changes come as ``spectators`` messages)
+
+
+class ChatMessage(BaseModel):
+    """Chat lines for a seat (never for a spectator): ``replace`` — the whole chat as the seat
+    reads it now (on connecting, on a mute), else one new line; ``muted``: whether the seat
+    muted the other."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[dict[str, Any]]
+    muted: bool
+    replace: bool
+
+
+class SpectatorsMessage(BaseModel):
+    """How many spectators watch the game (to the seats and the spectators alike)."""
+
+    type: Literal["spectators"] = "spectators"
+    count: int
 
 
 class StateMessage(GameState):
@@ -196,12 +242,28 @@ def _json(data: bytes | str, what: str) -> Any:
         raise Refused(f"{what} is refused: {exc}", 400) from None
 
 
-def parse_create(body: bytes) -> CreateGame:
+async def read_body(request: Request) -> bytes:
+    """A request's body, refused (413) as soon as it grows over ``MAX_MESSAGE_BYTES``."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE_BYTES:
+            raise Refused(f"the request body is too large (at most {MAX_MESSAGE_BYTES} "
+                          "bytes)", 413)
+    return bytes(body)
+
+
+def parse_body(body: bytes, model: type[Model]) -> Model:
+    """A JSON request body (none: ``{}``) read as ``model``; 422 saying what is wrong."""
     data = _json(body or b"{}", "the request body")
     try:
-        return CreateGame.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         raise Refused(describe(exc.errors(include_url=False)), 422) from None
+
+
+def parse_create(body: bytes) -> CreateGame:
+    return parse_body(body, CreateGame)
 
 
 def parse_client_message(text: str) -> ClientMessage:

@@ -26,7 +26,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, NoReturn, Protocol
@@ -39,11 +39,13 @@ from warboard.core.replay import seen_by, steps_as_seen
 from warboard.core.session import Session
 from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
+from warboard.server.chat import CHAT_MODES, Chat, clean
 from warboard.server.cluster import Notice, Peers
 from warboard.server.messages import (
     CreateGame,
     GameCreated,
     Refused,
+    SpectatorsMessage,
     ThinkingMessage,
     TooMany,
     encode,
@@ -51,7 +53,9 @@ from warboard.server.messages import (
 )
 from warboard.server.metrics import Metrics
 from warboard.server.settings import ServerSettings
+from warboard.server.spectators import Audience
 from warboard.server.storage import (
+    ChatLine,
     EventData,
     GameData,
     GameSummary,
@@ -74,6 +78,7 @@ IDLE_SECONDS = 60.0  # a table asked for more recently than this is in use, neve
 NO_SEAT = ("this token holds no seat in this game (an invite link works once: its seat belongs "
            "to the browser that opened it first)")
 EXPIRED = {"abandoned": True, "by": None, "how": "expired"}
+SEAT_TAKEN = "this seat was taken already"
 
 
 class Subscriber(Protocol):
@@ -176,12 +181,17 @@ class Table:
 
     def __init__(self, data: GameData, storage: Storage, ai: AIRunner,
                  peers: Peers | None = None, game: Game | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, audience: Audience | None = None) -> None:
         self.id = data.id
         self.mode = data.mode
         self.seed = data.seed
+        self.clock = data.clock
+        self.rematch = data.rematch
         self.game: Game = game if game is not None else make_game(data.game, data.options)
         self.seats = {s.seat: s for s in data.seats}
+        self.chat = Chat(data.mode, self.seats, data.chat)
+        self.audience = audience if audience is not None else Audience()
+        self._telling: set[asyncio.Task[None]] = set()  # notices on their way to the others
         self.abandoned = data.result if data.result and data.result.get("abandoned") else None
         self.storage = storage
         self.ai = ai
@@ -265,6 +275,7 @@ class Table:
                 "players": self.players(), "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
                 "log": self.session.log(seat, last=None), "last": last,
+                "rematch": self.rematch, "spectators": self.audience.count(self.id),
                 **self._extras(seat, to_act)}
 
     def _legal_actions(self) -> list[dict[str, Any]]:
@@ -300,15 +311,91 @@ class Table:
     # ------------------------------------------------------------------ connections
 
     def subscribe(self, subscriber: Subscriber) -> None:
-        """Watch the table; the current state is sent first."""
+        """Watch the table; the current state is sent first (with the spectator count: the
+        others are told of a new spectator), then, to a seat whose chat has lines or is muted,
+        the chat."""
         self.subscribers.add(subscriber)
+        if subscriber.seat is None:
+            self._count_spectators(subscriber)
         subscriber.send(encode(self.snapshot(subscriber.seat)))
+        if subscriber.seat is not None and (self.chat.lines or self.chat.muted.get(
+                subscriber.seat)):
+            subscriber.send(encode(self.chat.history(subscriber.seat)))
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop watching; the log of a seat nobody watches any more is no longer kept."""
         self.subscribers.discard(subscriber)
+        if subscriber.seat is None:
+            self._count_spectators()
         if all(sub.seat != subscriber.seat for sub in self.subscribers):
             self.session.unfollow(subscriber.seat)
+
+    # ------------------------------------------------------------------ spectators
+
+    def _count_spectators(self, new: Subscriber | None = None) -> None:
+        """A spectator came (``new``, sent the count with its first state) or left: the new
+        count to everyone else here and to the other processes."""
+        here = sum(1 for sub in self.subscribers if sub.seat is None)
+        if self.audience.set(self.id, here):
+            self.tell_spectators(new)
+            self._tell_peers(self.peers.spectators(self.id, here))
+
+    def tell_spectators(self, skip: Subscriber | None = None) -> None:
+        """Send everyone (but ``skip``) the spectator count (it changed)."""
+        text = encode(SpectatorsMessage(count=self.audience.count(self.id))
+                      .model_dump(mode="json"))
+        for sub in list(self.subscribers):
+            if sub is not skip:
+                sub.send(text)
+
+    def _tell_peers(self, telling: Coroutine[Any, Any, None]) -> None:
+        """Send the other processes a notice, without waiting for it."""
+        task = asyncio.get_running_loop().create_task(telling)
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    # ------------------------------------------------------------------ chat
+
+    async def say(self, seat: int | None, text: str) -> None:
+        """A chat line from ``seat``: stored, then sent to the seats that read it."""
+        refusal = self.chat.refusal(seat)
+        if refusal is not None:
+            raise Refused(refusal, 403)
+        assert seat is not None
+        line = clean(text)
+        try:
+            chat = await self.storage.write(self.storage.add_chat, self.id, seat, line)
+        except StorageError as exc:
+            raise self._failed("the chat line", exc) from None
+        self.heard(chat)
+
+    def heard(self, line: ChatLine) -> None:
+        """A chat line stored here or by another server process."""
+        self.chat.heard(line)
+        for sub in list(self.subscribers):
+            if self.chat.reads(sub.seat, line):
+                sub.send(encode(self.chat.one(line.seat, line)))
+
+    async def mute(self, seat: int | None, muted: bool) -> None:
+        """``seat`` stops (or starts again) reading the other's chat."""
+        refusal = self.chat.refusal(seat)
+        if refusal is not None:
+            raise Refused(refusal, 403)
+        assert seat is not None
+        try:
+            await self.storage.write(self.storage.set_muted, self.id, seat, muted)
+        except StorageError as exc:
+            raise self._failed("the mute", exc) from None
+        self.muted(seat, muted)
+
+    def muted(self, seat: int, muted: bool) -> None:
+        """``seat`` muted or unmuted the other (here or in another server process): its
+        connections are sent the chat as it reads it now."""
+        self.chat.muted[seat] = muted
+        text = encode(self.chat.history(seat))
+        for sub in list(self.subscribers):
+            if sub.seat == seat:
+                sub.send(text)
 
     def _broadcast(self) -> None:
         """Send every subscriber its seat's state, made and encoded once per seat."""
@@ -356,6 +443,39 @@ class Table:
             self.seats = seats
             self._broadcast()
         return seat, fresh
+
+    async def take(self, seat: int) -> str:
+        """Take ``seat``, one that has no token yet (an open game's, a rematch's): its new
+        token. ``Refused`` (409) when it is taken, here or in another server process."""
+        async with self.lock:
+            if self.seats[seat].token_hash is not None or self.status == OVER:
+                raise Refused(SEAT_TAKEN, 409)
+            fresh = tokens.new_token()
+            seats = {**self.seats, seat: replace(self.seats[seat], joined=True,
+                                                 token_hash=tokens.hash_token(fresh))}
+            try:
+                claimed = await self.storage.write(
+                    self.storage.claim_seat, self.id, seat, None, seats[seat].token_hash,
+                    self._status(seats))
+            except StorageError as exc:
+                raise self._failed("taking the seat", exc) from None
+            if not claimed:
+                await self._catch_up()
+                raise Refused(SEAT_TAKEN, 409)
+            self.seats = seats
+            self._broadcast()
+        return fresh
+
+    def created_for(self, seat: int, token: str) -> GameCreated:
+        """The answer that hands ``seat`` and its token to the player who now holds it."""
+        return GameCreated(id=self.id, game=self.game.name, mode=self.mode, seat=seat,
+                           token=token, url=f"/play/{self.id}#token={token}")
+
+    async def offered(self, rematch: str) -> None:
+        """This finished game's rematch was stored: its seats are told."""
+        async with self.lock:
+            self.rematch = rematch
+            self._broadcast()
 
     async def play(self, seat: int | None, action_json: dict[str, Any], version: int,
                    request_id: str) -> None:
@@ -580,6 +700,9 @@ class Table:
         if self.abandoned is None and data.result and data.result.get("abandoned"):
             self.abandoned = data.result
             changed = True
+        if data.rematch != self.rematch:
+            self.rematch = data.rematch
+            changed = True
         if changed:
             self._broadcast()
         return changed
@@ -606,9 +729,16 @@ class Table:
                 return
 
     def notice(self, notice: Notice) -> None:
-        """What another process told about this game."""
+        """What another process told about this game (its spectators are counted already:
+        ``Tables``)."""
         if notice.thinking is not None:
             self._tell_all(ThinkingMessage(seat=notice.thinking).model_dump(mode="json"))
+        elif notice.spectators is not None:
+            self.tell_spectators()
+        elif notice.chat is not None:
+            self.heard(notice.chat)
+        elif notice.muted is not None:
+            self.muted(*notice.muted)
         elif notice.version is None or notice.version > self.version:
             self.request_refresh()
 
@@ -686,7 +816,7 @@ class Table:
                 and all(t is None or t.done() for t in (self._ai_task, self._refresh_task)))
 
     async def close(self) -> None:
-        for task in (self._ai_task, self._refresh_task):
+        for task in (self._ai_task, self._refresh_task, *self._telling):
             if task is not None:
                 task.cancel()
 
@@ -704,6 +834,7 @@ class Tables:
         self._tables: OrderedDict[str, Table] = OrderedDict()  # the least recently used first
         self._loading = asyncio.Lock()
         self._ai_games: dict[str, list[Table]] = {}  # client -> its games against the computer
+        self.audience = Audience()
         self._expiry_task: asyncio.Task[None] | None = None
 
     def _check_ai_games(self, client: str) -> None:
@@ -728,38 +859,34 @@ class Tables:
 
     async def create(self, request: CreateGame, client: str = "") -> GameCreated:
         """A new game for ``client`` (the address asking): its seats, its opening chance
-        events, stored before it is answered."""
+        events, stored before it is answered. An ``open`` game's other seat has no token
+        until someone takes it (``take``)."""
         if request.mode == "ai":
             self._check_ai_games(client)
         try:
             game = await asyncio.to_thread(make_game, request.game, request.options)
         except (ValueError, WarboardError) as exc:
             raise Refused(str(exc), 422) from None
-        mine, other = request.seat, 1 - request.seat
+        mine = random.randrange(2) if request.seat == "random" else request.seat
+        other = 1 - mine
         seat_tokens: dict[int, str] = {mine: tokens.new_token()}
-        if request.mode != "ai":
+        if request.mode in ("friend", "hotseat"):
             seat_tokens[other] = tokens.new_token()
         seats = [SeatData(s, HUMAN, None, tokens.hash_token(seat_tokens[s]),
                           joined=s == mine or request.mode == "hotseat") if s in seat_tokens
+                 else SeatData(s, HUMAN) if request.mode == "open"
                  else SeatData(s, AI, request.ai_level, None, joined=True) for s in (0, 1)]
-        seed = tokens.new_seed()
-        events = [event for _, event in chance_events(game, game.new_initial_state(), seed, 0)]
-        moment = now()
-        data = GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
-                        mode=request.mode, seed=seed, status=PLAYING, result=None,
-                        created=moment, updated=moment, seats=seats, events=events)
-        table = Table(data, self.storage, self.ai, self.peers, game, self.metrics)
-        table.creator = client
-        data.status = table.status
+        data = self._new_game(game, request.mode, seats, request.clock)
+        table = self._table(data, game, client)
         try:
             await self.storage.write(self.storage.create_game, data)
         except StorageError as exc:
             raise unavailable("the new game could not be stored", exc) from None
         log.info("game %s created: %s, %s", table.id, game.name, request.mode,
                  extra={"game_id": table.id, "game": game.name, "mode": request.mode})
+        self._keep(table)
         if request.mode == "ai":
             self._ai_games.setdefault(client, []).append(table)
-        self._keep(table)
         table.start_ai()
         link = f"/play/{table.id}#token="
         return GameCreated(
@@ -768,6 +895,77 @@ class Tables:
                     if request.mode == "hotseat" else None),
             invite=link + seat_tokens[other] if request.mode == "friend" else None,
             url=link + seat_tokens[mine])
+
+    @staticmethod
+    def _new_game(game: Game, mode: str, seats: list[SeatData],
+                  clock: dict[str, Any] | None) -> GameData:
+        """A new game's data, with its opening chance events."""
+        seed = tokens.new_seed()
+        events = [event for _, event in chance_events(game, game.new_initial_state(), seed, 0)]
+        moment = now()
+        return GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
+                        mode=mode, seed=seed, status=PLAYING, result=None, created=moment,
+                        updated=moment, seats=seats, events=events, clock=clock)
+
+    def _table(self, data: GameData, game: Game, client: str) -> Table:
+        """The table of a new game ``client`` asked for (``data`` takes its status)."""
+        table = Table(data, self.storage, self.ai, self.peers, game, self.metrics, self.audience)
+        table.creator = client
+        data.status = table.status
+        return table
+
+    async def take(self, game_id: str) -> GameCreated:
+        """Take the open seat of the ``open`` game ``game_id``: its token (exactly one taker
+        gets it, whichever server process each asks)."""
+        table = await self.get(game_id)
+        if table.mode != "open":
+            raise Refused("only an open game's seat can be taken (a friend game's is the "
+                          "invite link's)", 409)
+        free = [s for s, data in table.seats.items() if data.token_hash is None]
+        if not free:
+            raise Refused(SEAT_TAKEN, 409)
+        return table.created_for(free[0], await table.take(free[0]))
+
+    async def rematch(self, game_id: str, token: str, client: str = "") -> GameCreated:
+        """The rematch of a finished game between two players, for the seat ``token`` holds:
+        the first of the two to ask offers it (a new game with the seats swapped, waiting for
+        the other), the other accepts it by asking too."""
+        old = await self.get(game_id)
+        seat = old.seat_of(token)
+        if seat is None or old.mode not in CHAT_MODES:
+            raise Refused("a rematch is for the seats of a game between two players on two "
+                          "devices", 403 if seat is None else 409)
+        if old.status != OVER:
+            raise Refused("a rematch is offered once the game is over", 409)
+        mine = 1 - seat  # the seats are swapped
+        if old.rematch is None:
+            offered = await self._offer_rematch(old, mine, client)
+            if offered is not None:
+                return offered
+        new = await self.get(old.rematch or "")
+        if new.seats[mine].token_hash is not None:
+            raise Refused("you offered this rematch already: it waits for the other player", 409)
+        return new.created_for(mine, await new.take(mine))
+
+    async def _offer_rematch(self, old: Table, mine: int, client: str) -> GameCreated | None:
+        """Offer the rematch of ``old`` holding seat ``mine``; ``None`` when it was offered
+        first in another server process (``old`` then knows it)."""
+        fresh = tokens.new_token()
+        seats = [SeatData(mine, HUMAN, None, tokens.hash_token(fresh), joined=True),
+                 SeatData(1 - mine, HUMAN)]
+        data = self._new_game(old.game, old.mode, sorted(seats, key=lambda s: s.seat),
+                              old.clock)
+        table = self._table(data, old.game, client)
+        try:
+            offered = await self.storage.write(self.storage.offer_rematch, old.id, data)
+        except StorageError as exc:
+            raise unavailable("the rematch could not be stored", exc) from None
+        if not offered:
+            await old.refresh()
+            return None
+        self._keep(table)
+        await old.offered(table.id)
+        return table.created_for(mine, fresh)
 
     async def get(self, game_id: str) -> Table:
         """The live table of ``game_id``, rebuilt from storage the first time. The computer
@@ -784,7 +982,8 @@ class Tables:
                         raise Refused(f"no game {game_id!r}", 404)
                     # off the event loop: the game's data files, the replay of its record
                     table = await asyncio.to_thread(Table, data, self.storage, self.ai,
-                                                    self.peers, None, self.metrics)
+                                                    self.peers, None, self.metrics,
+                                                    self.audience)
                     if self.peers.shared:
                         # a change stored while it was read was announced before the table
                         # could hear it
@@ -850,6 +1049,8 @@ class Tables:
             await asyncio.sleep(self.settings.expiry_interval_minutes * 60)
 
     def _notice(self, notice: Notice) -> None:
+        if notice.spectators is not None:  # counted for the lobby, in memory or not
+            self.audience.set(notice.game, notice.spectators, notice.origin)
         table = self._tables.get(notice.game)
         if table is not None:  # a game not in memory is read afresh when asked for
             table.notice(notice)
