@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from sqlalchemy import column as sa_column
 from sqlalchemy import create_engine, inspect, select, text
+from sqlalchemy import table as sa_table
 
 from warboard.cli import main
 from warboard.server import schema
@@ -31,6 +33,10 @@ from warboard.server.tables import Tables
 DATA = Path(__file__).parent / "data"
 V0_DATABASE, V0_GAMES = DATA / "v0-games.db", DATA / "v0-games.json"
 V0_POSTGRESQL = DATA / "v0-schema-postgresql.sql"
+V0_COLUMNS = {"games": {"id", "game", "options", "mode", "seed", "status", "result", "created",
+                        "updated"},
+              "seats": {"game_id", "seat", "kind", "ai_level", "token_hash", "joined"},
+              "events": {"game_id", "index", "seat", "action", "request_id"}}
 
 
 def differences(url: str) -> list[Any]:
@@ -77,9 +83,12 @@ def make_v0_database(url: str) -> None:
     source, target = create_engine(f"sqlite:///{V0_DATABASE}"), create_engine(url)
     with source.connect() as old, target.begin() as new:
         for table in (GAMES, SEATS, EVENTS):
+            # the columns of that time, which the models' tables have more than
+            then = sa_table(table.name, *(sa_column(c.name, c.type) for c in table.columns
+                                          if c.name in V0_COLUMNS[table.name]))
             rows = [{k: utc(v) for k, v in row.items()}
-                    for row in old.execute(select(table)).mappings()]
-            new.execute(table.insert(), rows)
+                    for row in old.execute(select(then)).mappings()]
+            new.execute(then.insert(), rows)
     source.dispose()
     target.dispose()
 
@@ -96,14 +105,38 @@ def test_a_new_database_is_made_at_head_with_the_models_schema(database_url: str
     assert differences(database_url) == []
 
 
+# what the models have that the schema before versions (revision 0001) had not: revision 0002's
+# (players) and 0003's (the lobby: chat, clocks, rematches, mutes)
+SINCE_BASELINE = {("add_table", "chat"), ("add_index", "chat_game"),
+                  ("add_column", "games.clock"), ("add_column", "games.rematch"),
+                  ("add_column", "seats.muted"),
+                  ("add_table", "players"), ("add_table", "player_keys"),
+                  ("add_table", "player_transfers"), ("add_table", "ratings"),
+                  ("add_index", "ix_player_keys_player_id"),
+                  ("add_index", "ix_player_transfers_player_id"),
+                  ("add_index", "ratings_game_rating"), ("add_column", "games.rated"),
+                  ("add_column", "seats.player_id"), ("add_index", "seats_player"),
+                  ("add_fk", "seats")}
+
+
+def named(difference: Any) -> tuple[str, str]:
+    """One of Alembic's differences as (kind, what it is about)."""
+    kind, *rest = difference
+    if kind == "add_column":
+        return kind, f"{rest[1]}.{rest[2].name}"
+    if kind == "add_fk":
+        return kind, rest[0].table.name
+    return kind, rest[0].name
+
+
 def test_the_first_revision_makes_what_the_code_before_it_made(database_url: str,
                                                                capsys: Any) -> None:
-    """The tables warboard made before (``create_all``), once recognised, and the tables the
-    revisions make are the same schema: neither differs from the models."""
+    """The tables warboard made before (``create_all``), once recognised, differ from the
+    models only by what came after the baseline, and the revisions bring them to the models."""
     make_v0_database(database_url)
     assert schema_state(database_url).status == "unversioned"
-    assert differences(database_url) == []
-    assert "upgraded to revision 0001 (head)" in upgrade(database_url, capsys)
+    assert {named(d) for d in differences(database_url)} == SINCE_BASELINE
+    assert f"upgraded to revision {schema.head()} (head)" in upgrade(database_url, capsys)
     assert differences(database_url) == []
 
 
@@ -118,7 +151,8 @@ def test_a_database_of_the_code_before_is_refused_then_upgraded_and_its_games_go
                                            r"FILE.*warboard db upgrade"):
         Storage(database_url)
     upgrade(database_url, capsys)
-    assert "nothing to do, it is at revision 0001 (head)" in upgrade(database_url, capsys)
+    assert f"nothing to do, it is at revision {schema.head()} (head)" in upgrade(database_url,
+                                                                                  capsys)
     assert main(["db", "current", "--json", "--database-url", database_url]) == 0
     assert json.loads(capsys.readouterr().out)["status"] == "current"
 
@@ -192,8 +226,8 @@ SECOND_REVISION = '''
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "{next}"
+down_revision = "{head}"
 
 
 def upgrade() -> None:
@@ -201,13 +235,18 @@ def upgrade() -> None:
 '''
 
 
+HEAD = schema.head()
+NEXT = f"{int(HEAD) + 1:04d}"
+
+
 @pytest.fixture
 def second_revision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The migrations with one more revision (``0002``: a column more)."""
+    """The migrations with one more revision (``NEXT``, after the head: a column more)."""
     migrations = tmp_path / "migrations"
     shutil.copytree(schema.MIGRATIONS, migrations,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (migrations / "versions" / "v0002_note.py").write_text(SECOND_REVISION)
+    (migrations / "versions" / f"v{NEXT}_note.py").write_text(
+        SECOND_REVISION.format(next=NEXT, head=HEAD))
     monkeypatch.setattr(schema, "MIGRATIONS", migrations)
     schema._scripts.cache_clear()
     yield
@@ -220,13 +259,13 @@ def test_a_database_behind_head_is_refused_until_upgraded(tmp_path: Path, capsys
     make_v0_database(url)
     execute(url, "CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)",
             "INSERT INTO alembic_version VALUES ('0001')")  # what upgrading it to 0001 does
-    assert schema.head() == "0002"
-    with pytest.raises(StorageError, match=r"at revision 0001, behind this warboard's 0002: "
+    assert schema.head() == NEXT
+    with pytest.raises(StorageError, match=rf"at revision 0001, behind this warboard's {NEXT}: "
                                            r"back the games up"):
         Storage(url)
     assert main(["db", "current", "--database-url", url]) == 0
     assert "behind" in capsys.readouterr().out
-    assert "upgraded to revision 0002 (head); it was at revision 0001" in upgrade(url, capsys)
+    assert f"upgraded to revision {NEXT} (head); it was at revision 0001" in upgrade(url, capsys)
     assert "note" in {c["name"] for c in inspect(create_engine(url)).get_columns("games")}
     storage = Storage(url)
     assert all(storage.load_game(game["id"]) is not None for game in v0_games())

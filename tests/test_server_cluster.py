@@ -42,7 +42,7 @@ from test_server import (
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Notice, Peers, PostgresPeers, lock_key, peers_for, read_notice
 from warboard.server.messages import CreateGame, Refused
-from warboard.server.storage import CHANNEL, GameData, Storage, notice_payload
+from warboard.server.storage import CHANNEL, ChatLine, GameData, Storage, notice_payload
 from warboard.server.tables import Tables
 
 ADMIN = "host=127.0.0.1 port=5432 user=root dbname=test"
@@ -415,10 +415,19 @@ def test_a_process_that_missed_a_play_catches_up_when_its_own_is_refused(
 
 def test_notices_and_locks(database_url: str, tmp_path: Path) -> None:
     origin = "me"
-    assert read_notice(notice_payload("g", "other", 5), origin) == Notice("g", 5)
-    assert read_notice(notice_payload("g", "other", thinking=1), origin) == Notice("g", None, 1)
+    assert read_notice(notice_payload("g", "other", 5), origin) == Notice("g", 5, origin="other")
+    assert read_notice(notice_payload("g", "other", thinking=1), origin) \
+        == Notice("g", None, 1, origin="other")
+    assert read_notice(notice_payload("g", "other", spectators=3), origin) \
+        == Notice("g", origin="other", spectators=3)
+    line = ChatLine(1, "hi", "2026-01-01T00:00:00+00:00")
+    assert read_notice(notice_payload("g", "other", chat=line.to_json()), origin) \
+        == Notice("g", origin="other", chat=line)
+    assert read_notice(notice_payload("g", "other", muted=[0, True]), origin) \
+        == Notice("g", origin="other", muted=(0, True))
     assert read_notice(notice_payload("g", origin, 5), origin) is None  # our own
-    for bad in ("", "[]", "{}", '{"game": 1}', '{"game": "g", "version": "x"}'):
+    for bad in ("", "[]", "{}", '{"game": 1}', '{"game": "g", "version": "x"}',
+                '{"game": "g", "chat": {"seat": "x"}}', '{"game": "g", "muted": [0]}'):
         assert read_notice(bad, origin) is None
     assert lock_key("abc") == lock_key("abc") != lock_key("abd")
     assert -2**63 <= lock_key("abc") < 2**63

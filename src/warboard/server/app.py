@@ -13,9 +13,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -44,7 +44,9 @@ from warboard.server.messages import (
     read_body,
 )
 from warboard.server.metrics import Metrics
-from warboard.server.quotas import Quotas
+from warboard.server.player_routes import player_routes
+from warboard.server.players import Player, player_of, signed_in
+from warboard.server.quotas import Quotas, client_of
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage, StorageError
 from warboard.server.tables import MAX_LISTED_TOKENS, Tables
@@ -73,13 +75,6 @@ NOT_INSTALLED = """<!doctype html>
 <p>The API answers under <code>/api/</code>: see <code>/api/health</code>.</p>
 </body></html>
 """
-
-
-def client_of(scope: Scope) -> str:
-    """The client a request or WebSocket comes from, for its quotas: its address (behind a
-    trusted proxy, the one the proxy names: Uvicorn's ``forwarded_allow_ips``)."""
-    client = scope.get("client")
-    return client[0] if client else "unknown"
 
 
 class RequestQuota:
@@ -129,6 +124,8 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                   lifespan=lifespan)
 
     app.add_middleware(RequestQuota, quotas=quotas)
+    app.state.storage = storage  # for the players' dependencies (warboard.server.players)
+    app.include_router(player_routes(storage, quotas))
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
@@ -177,14 +174,15 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         return Response(await asyncio.to_thread(rules_data, game), media_type="application/json")
 
     @app.post("/api/games", status_code=201)
-    async def create_game(request: Request) -> GameCreated:
+    async def create_game(request: Request,
+                          player: Annotated[Player | None, Depends(signed_in)]) -> GameCreated:
         client = client_of(request.scope)
         wait = quotas.new_game(client)
         if wait is not None:
             await slow_down(wait)
             raise TooMany(f"too many new games: at most {quotas.games_per_minute} a minute from "
                           "one address", wait)
-        return await tables.create(parse_create(await read_body(request)), client)
+        return await tables.create(parse_create(await read_body(request)), client, player)
 
     listed_tokens = Query("", max_length=MAX_LISTED_TOKENS * (TOKEN_MAX_LENGTH + 1))
 
@@ -193,11 +191,11 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         return GameList(games=await tables.list_for_tokens(tokens.split(",")))
 
     @app.get("/api/games/{game_id}", response_model=StateMessage)
-    async def get_game(game_id: str,
+    async def get_game(game_id: str, player: Annotated[Player | None, Depends(signed_in)],
                        token: str | None = Query(None, max_length=TOKEN_MAX_LENGTH),
                        ) -> JSONResponse:
         table = await tables.get(game_id)
-        seat, fresh = await table.enter(token)
+        seat, fresh = await table.enter(token, player)
         state = table.snapshot(seat)
         return JSONResponse(state if fresh is None else {**state, "seat_token": fresh})
 
@@ -237,8 +235,9 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                 return
             try:
                 try:
+                    player = await player_of(storage, websocket.headers.get("authorization"))
                     table = await tables.get(game_id)
-                    seat, fresh = await table.enter(token)
+                    seat, fresh = await table.enter(token, player)
                 except Refused as exc:
                     await refuse_socket(websocket, exc)
                     return

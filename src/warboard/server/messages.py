@@ -69,6 +69,7 @@ class CreateGame(_Strict):
     mode: Literal["ai", "friend", "hotseat", "open"] = "ai"
     ai_level: Level = "medium"
     seat: Literal[0, 1, "random"] = 0  # "random": drawn by the server
+    rated: StrictBool = False  # every human seat must then be a signed-in player's
     # an open game's clock settings, stored as sent (their meaning is the clocks')
     clock: dict[str, Any] | None = None
 
@@ -134,6 +135,7 @@ class GameState(BaseModel):
     game: str
     options: dict[str, Any]
     mode: str
+    rated: bool = False  # its end changes the players' ratings
     seat: int | None
     version: int
     status: Literal["waiting", "playing", "over"]

@@ -1,6 +1,7 @@
-"""What one client may spend: games created a minute, WebSocket messages a second, API requests
-a minute (moving windows counted by the ``limits`` library, in memory or in Redis), and the
-WebSocket connections it holds open at once (counted here, per process).
+"""What one client may spend: games created a minute, players created an hour, WebSocket
+messages a second, API requests a minute (moving windows counted by the ``limits`` library, in
+memory or in Redis), and the WebSocket connections it holds open at once (counted here, per
+process).
 
 A limit that is used up answers how many seconds to wait (``Retry-After``); ``None`` means go
 ahead. When the shared counter (Redis) cannot be reached the request is let through and a
@@ -18,14 +19,27 @@ import math
 import time
 from collections import Counter
 
-from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits import (
+    RateLimitItem,
+    RateLimitItemPerHour,
+    RateLimitItemPerMinute,
+    RateLimitItemPerSecond,
+)
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+from starlette.types import Scope
 
 from warboard.server.metrics import Metrics
 from warboard.server.settings import ServerSettings
 
 log = logging.getLogger("warboard.server")
+
+
+def client_of(scope: Scope) -> str:
+    """The client a request or WebSocket comes from, for its quotas: its address (behind a
+    trusted proxy, the one the proxy names: Uvicorn's ``forwarded_allow_ips``)."""
+    client = scope.get("client")
+    return client[0] if client else "unknown"
 
 
 class Quotas:
@@ -35,6 +49,7 @@ class Quotas:
         self._refused = (metrics if metrics is not None else Metrics()).rate_limited
         self._limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
         self._games = RateLimitItemPerMinute(settings.games_per_minute, namespace="games")
+        self._players = RateLimitItemPerHour(settings.players_per_hour, namespace="players")
         self._messages = RateLimitItemPerSecond(settings.messages_per_second,
                                                 namespace="messages")
         self._requests = RateLimitItemPerMinute(settings.requests_per_minute,
@@ -60,6 +75,10 @@ class Quotas:
         """Count a game ``client`` creates; seconds to wait when it may not now."""
         return self._hit(self._games, client)
 
+    def new_player(self, client: str) -> float | None:
+        """Count a player ``client`` creates; seconds to wait when it may not now."""
+        return self._hit(self._players, client)
+
     def message(self, client: str) -> float | None:
         """Count a WebSocket message from ``client``."""
         return self._hit(self._messages, client)
@@ -75,6 +94,10 @@ class Quotas:
     @property
     def games_per_minute(self) -> int:
         return self._games.amount
+
+    @property
+    def players_per_hour(self) -> int:
+        return self._players.amount
 
     @property
     def messages_per_second(self) -> int:

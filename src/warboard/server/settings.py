@@ -78,6 +78,9 @@ class ServerSettings(BaseSettings):
     games_per_minute: int = Field(
         default=30, ge=0,
         description="new games one client may create a minute")
+    players_per_hour: int = Field(
+        default=10, ge=0,
+        description="new players (names with a key) one client may create an hour")
     messages_per_second: int = Field(
         default=20, ge=0,
         description="WebSocket messages one client may send a second, over all its connections")

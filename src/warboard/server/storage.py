@@ -44,9 +44,11 @@ from typing import Any, TypeVar
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Connection,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -56,18 +58,21 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     or_,
     select,
     text,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from warboard.core.errors import WarboardError
-from warboard.server import schema
+from warboard.server import ratings, schema
+from warboard.server.ratings import Rating
 
 log = logging.getLogger("warboard.server")
 
@@ -134,6 +139,8 @@ class GameRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # its end changes the players' ratings (in the transaction that stores the end)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # how long each seat may think (the clocks' settings, kept as the poster sent them)
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # the game offered as this one's rematch (at most one: set once, by a conditional update)
@@ -142,6 +149,7 @@ class GameRow(Base):
 
 class SeatRow(Base):
     __tablename__ = "seats"
+    __table_args__ = (Index("seats_player", "player_id"),)
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -149,6 +157,8 @@ class SeatRow(Base):
     ai_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     joined: Mapped[bool] = mapped_column(default=False)  # its token has been used
+    # the signed-in player who holds it (None: anonymous, or the computer)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     muted: Mapped[bool] = mapped_column(default=False)  # it does not read the other's chat
 
 
@@ -161,6 +171,50 @@ class EventRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: chance
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     request_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)  # the name casefolded
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerKeyRow(Base):
+    """A player's secret key, as its sha256; one per device (a transfer adds one)."""
+
+    __tablename__ = "player_keys"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TransferRow(Base):
+    """A one-time code that gives another device a key of the player, until ``expires``."""
+
+    __tablename__ = "player_transfers"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's Glicko-2 rating in one game."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ratings_game_rating", "game", "rating"),)
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ChatRow(Base):
@@ -178,6 +232,9 @@ class ChatRow(Base):
 
 GAMES, SEATS, EVENTS, CHAT = (Base.metadata.tables[name]
                               for name in ("games", "seats", "events", "chat"))
+PLAYERS, PLAYER_KEYS, TRANSFERS, RATINGS = (
+    Base.metadata.tables[name] for name in ("players", "player_keys", "player_transfers",
+                                            "ratings"))
 
 
 @dataclass(frozen=True)
@@ -187,6 +244,7 @@ class SeatData:
     ai_level: str | None = None
     token_hash: str | None = None
     joined: bool = False
+    player_id: str | None = None
     muted: bool = False  # it does not read the other seat's chat
 
 
@@ -226,6 +284,7 @@ class GameData:
     updated: datetime
     seats: list[SeatData] = field(default_factory=list)
     events: list[EventData] = field(default_factory=list)
+    rated: bool = False
     clock: dict[str, Any] | None = None
     rematch: str | None = None  # the game offered as its rematch
     chat: list[ChatLine] = field(default_factory=list)  # the latest ``CHAT_KEPT`` lines
@@ -243,6 +302,35 @@ class GameSummary:
     result: dict[str, Any] | None
     created: str
     updated: str
+    rated: bool = False
+
+
+@dataclass(frozen=True)
+class Player:
+    """A signed-in player: its public id and its name."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place on a game's leaderboard."""
+
+    id: str
+    name: str
+    rating: float
+    deviation: float
+    games: int
+
+
+@dataclass
+class Profile:
+    """What anyone may see of a player: its ratings by game and its latest games."""
+
+    player: Player
+    ratings: dict[str, Rating]
+    games: list[GameSummary]
 
 
 def shown_url(url: str) -> str:
@@ -445,10 +533,11 @@ class Storage:
         db.execute(insert(GAMES).values(
             id=game.id, game=game.game, options=game.options, mode=game.mode,
             seed=game.seed, status=game.status, result=game.result, created=game.created,
-            updated=game.updated, clock=game.clock))
+            updated=game.updated, rated=game.rated, clock=game.clock))
         db.execute(insert(SEATS), [{"game_id": game.id, "seat": s.seat, "kind": s.kind,
                                     "ai_level": s.ai_level, "token_hash": s.token_hash,
-                                    "joined": s.joined} for s in game.seats])
+                                    "joined": s.joined, "player_id": s.player_id}
+                                   for s in game.seats])
         self._insert_events(db, game.id, 0, game.events)
 
     def offer_rematch(self, old_id: str, game: GameData) -> bool:
@@ -487,9 +576,9 @@ class Storage:
             return GameData(
                 id=row.id, game=row.game, options=dict(row.options), mode=row.mode,
                 seed=row.seed, status=row.status, result=row.result, created=row.created,
-                updated=row.updated, clock=row.clock, rematch=row.rematch,
-                seats=[SeatData(s.seat, s.kind, s.ai_level, s.token_hash, s.joined, s.muted)
-                       for s in seats],
+                updated=row.updated, rated=row.rated, clock=row.clock, rematch=row.rematch,
+                seats=[SeatData(s.seat, s.kind, s.ai_level, s.token_hash, s.joined,
+                                player_id=s.player_id, muted=s.muted) for s in seats],
                 events=[EventData(e.seat, e.action, e.request_id) for e in events],
                 chat=[ChatLine(c.seat, c.text, iso(c.created)) for c in reversed(list(chat))])
 
@@ -513,6 +602,8 @@ class Storage:
                 raise StorageConflict(f"game {game_id}: the game is over (or gone); "
                                       f"event {first_index} is not stored")
             self._insert_events(db, game_id, first_index, events)
+            if status == OVER:
+                self._rate(db, game_id, result)
             self._notify(db, game_id, first_index + len(events))
 
     def update_game(self, game_id: str, status: str, result: dict[str, Any] | None,
@@ -523,6 +614,8 @@ class Storage:
             changed = db.execute(update(GAMES)
                                  .where(GAMES.c.id == game_id, GAMES.c.status != OVER)
                                  .values(status=status, result=result, updated=now())).rowcount
+            if changed and status == OVER:
+                self._rate(db, game_id, result)
             if joined_seat is not None:
                 db.execute(update(SEATS)
                            .where(SEATS.c.game_id == game_id, SEATS.c.seat == joined_seat)
@@ -531,12 +624,12 @@ class Storage:
         return bool(changed)
 
     def claim_seat(self, game_id: str, seat: int, invite_hash: str | None, token_hash: str,
-                   status: str) -> bool:
+                   status: str, player_id: str | None = None) -> bool:
         """The first use of a seat's invite (``invite_hash``; ``None``: a seat that has no
-        token yet, an open game's or a rematch's): the seat now holds ``token_hash`` instead,
-        is joined, and the game has ``status``. ``False`` (nothing written) when the invite
-        was used already, or the seat taken (here or by another server process), or the game
-        is over."""
+        token yet, an open game's or a rematch's): the seat now holds ``token_hash`` instead
+        (and belongs to ``player_id``), is joined, and the game has ``status``. ``False``
+        (nothing written) when the invite was used already, or the seat taken (here or by
+        another server process), or the game is over."""
         held = (SEATS.c.token_hash.is_(None) if invite_hash is None
                 else SEATS.c.token_hash == invite_hash)
         try:
@@ -544,7 +637,8 @@ class Storage:
                 claimed = db.execute(update(SEATS)
                                      .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat,
                                             held, SEATS.c.joined.is_(False))
-                                     .values(token_hash=token_hash, joined=True)).rowcount
+                                     .values(token_hash=token_hash, joined=True,
+                                             player_id=player_id)).rowcount
                 running = db.execute(update(GAMES)
                                      .where(GAMES.c.id == game_id, GAMES.c.status != OVER)
                                      .values(status=status, updated=now())).rowcount
@@ -588,6 +682,45 @@ class Storage:
             expired += ids
             if len(ids) < EXPIRY_BATCH:
                 return expired
+
+    def _rate(self, db: Connection, game_id: str, result: dict[str, Any] | None) -> None:
+        """A rated game has ended (in ``db``'s transaction, which stored the end: only one
+        writer can, the game being not over before): each player's rating in its game is
+        updated against the other side's from before, the computer's level being fixed."""
+        game = db.execute(select(GAMES.c.game, GAMES.c.rated)
+                          .where(GAMES.c.id == game_id)).one()
+        score = ratings.scores(result)
+        if not game.rated or score is None:
+            return
+        seats = db.execute(select(SEATS.c.seat, SEATS.c.player_id, SEATS.c.ai_level)
+                           .where(SEATS.c.game_id == game_id).order_by(SEATS.c.seat)).all()
+        if any(s.player_id is None and s.ai_level is None for s in seats):
+            log.warning("game %s: rated, but a seat has no player: not rated", game_id)
+            return
+        ids = sorted({s.player_id for s in seats if s.player_id is not None})
+        moment = now()
+        fresh = Rating()
+        insert_new = (postgresql.insert if db.dialect.name == "postgresql" else sqlite.insert)
+        for player_id in ids:  # in one order, so two games ending at once cannot deadlock
+            db.execute(insert_new(RATINGS).values(
+                player_id=player_id, game=game.game, rating=fresh.rating,
+                deviation=fresh.deviation, volatility=fresh.volatility, games=0,
+                updated=moment).on_conflict_do_nothing())
+        rows = db.execute(select(RATINGS)
+                          .where(RATINGS.c.game == game.game, RATINGS.c.player_id.in_(ids))
+                          .order_by(RATINGS.c.player_id).with_for_update())
+        held = {r.player_id: Rating(r.rating, r.deviation, r.volatility, r.games) for r in rows}
+        before = [held[s.player_id] if s.player_id is not None
+                  else ratings.level_rating(str(s.ai_level)) for s in seats]
+        for s in seats:
+            if s.player_id is not None:
+                after = ratings.updated(before[s.seat], before[1 - s.seat], score[s.seat])
+                db.execute(update(RATINGS)
+                           .where(RATINGS.c.player_id == s.player_id,
+                                  RATINGS.c.game == game.game)
+                           .values(rating=after.rating, deviation=after.deviation,
+                                   volatility=after.volatility, games=after.games,
+                                   updated=moment))
 
     @staticmethod
     def _insert_events(db: Connection, game_id: str, first_index: int,
@@ -633,4 +766,86 @@ class Storage:
                               .where(SeatRow.token_hash.in_(hashes))
                               .order_by(GameRow.updated.desc(), SeatRow.seat))
             return [GameSummary(g.id, g.game, g.mode, seat, g.status, g.result, iso(g.created),
-                                iso(g.updated)) for g, seat in rows]
+                                iso(g.updated), g.rated) for g, seat in rows]
+
+    # ------------------------------------------------------------------ players
+
+    def create_player(self, player: Player, name_key: str, key_hash: str) -> None:
+        """Store a new player with its first key; ``StorageConflict`` (nothing stored) when
+        another player has the name ``name_key`` (the name casefolded)."""
+        moment = now()
+        with self._transaction(f"player {player.name!r}: cannot store it") as db:
+            db.execute(insert(PLAYERS).values(id=player.id, name=player.name,
+                                              name_key=name_key, created=moment))
+            db.execute(insert(PLAYER_KEYS).values(key_hash=key_hash, player_id=player.id,
+                                                  created=moment))
+
+    def player_by_key(self, key_hash: str) -> Player | None:
+        """The player one of whose keys has this hash."""
+        with self._failures("cannot read the player"), self.engine.connect() as db:
+            row = db.execute(select(PLAYERS.c.id, PLAYERS.c.name)
+                             .join(PLAYER_KEYS, PLAYER_KEYS.c.player_id == PLAYERS.c.id)
+                             .where(PLAYER_KEYS.c.key_hash == key_hash)).first()
+        return Player(row.id, row.name) if row is not None else None
+
+    def add_transfer(self, player_id: str, code_hash: str, expires: datetime) -> None:
+        """A transfer code for the player, good until ``expires``; the expired ones of every
+        player go."""
+        with self._transaction("cannot store the transfer code") as db:
+            db.execute(delete(TRANSFERS).where(TRANSFERS.c.expires < now()))
+            db.execute(insert(TRANSFERS).values(code_hash=code_hash, player_id=player_id,
+                                                expires=_utc(expires)))
+
+    def redeem_transfer(self, code_hash: str, key_hash: str) -> Player | None:
+        """Use a transfer code: its player gains the key ``key_hash``. ``None`` (nothing
+        written) when there is no such code, or it expired, or it was used (the code is gone
+        once used: of two redeeming it at once, one deletes it and the other finds it
+        gone)."""
+        try:
+            with self._transaction("cannot use the transfer code") as db:
+                row = db.execute(select(TRANSFERS.c.player_id, TRANSFERS.c.expires)
+                                 .where(TRANSFERS.c.code_hash == code_hash)).first()
+                if row is None or _utc(row.expires) <= now():
+                    raise _RolledBack
+                if not db.execute(delete(TRANSFERS)
+                                  .where(TRANSFERS.c.code_hash == code_hash)).rowcount:
+                    raise _RolledBack
+                db.execute(insert(PLAYER_KEYS).values(key_hash=key_hash,
+                                                      player_id=row.player_id, created=now()))
+                player = db.execute(select(PLAYERS.c.id, PLAYERS.c.name)
+                                    .where(PLAYERS.c.id == row.player_id)).one()
+        except _RolledBack:
+            return None
+        return Player(player.id, player.name)
+
+    def profile(self, player_id: str, games: int) -> Profile | None:
+        """The player's ratings and its ``games`` latest games."""
+        with self._failures(f"player {player_id}: cannot read it"), Session(self.engine) as db:
+            row = db.get(PlayerRow, player_id)
+            if row is None:
+                return None
+            held = db.scalars(select(RatingRow).where(RatingRow.player_id == player_id)
+                              .order_by(RatingRow.game))
+            played = db.execute(select(GameRow, SeatRow.seat)
+                                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                                .where(SeatRow.player_id == player_id)
+                                .order_by(GameRow.updated.desc(), GameRow.id).limit(games))
+            return Profile(
+                Player(row.id, row.name),
+                {r.game: Rating(r.rating, r.deviation, r.volatility, r.games) for r in held},
+                [GameSummary(g.id, g.game, g.mode, seat, g.status, g.result, iso(g.created),
+                             iso(g.updated), g.rated) for g, seat in played])
+
+    def leaderboard(self, game: str, limit: int) -> list[Standing]:
+        """The ``limit`` best-rated players of ``game``, best first (a tie: more games, then
+        the name)."""
+        with self._failures(f"cannot read the leaderboard of {game}"), \
+                self.engine.connect() as db:
+            rows = db.execute(select(PLAYERS.c.id, PLAYERS.c.name, RATINGS.c.rating,
+                                     RATINGS.c.deviation, RATINGS.c.games)
+                              .join(RATINGS, RATINGS.c.player_id == PLAYERS.c.id)
+                              .where(RATINGS.c.game == game)
+                              .order_by(RATINGS.c.rating.desc(), RATINGS.c.games.desc(),
+                                        PLAYERS.c.name_key)
+                              .limit(limit))
+            return [Standing(r.id, r.name, r.rating, r.deviation, r.games) for r in rows]

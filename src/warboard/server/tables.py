@@ -52,6 +52,7 @@ from warboard.server.messages import (
     error_message,
 )
 from warboard.server.metrics import Metrics
+from warboard.server.players import Player, Unauthorized
 from warboard.server.settings import ServerSettings
 from warboard.server.spectators import Audience
 from warboard.server.storage import (
@@ -185,6 +186,7 @@ class Table:
         self.id = data.id
         self.mode = data.mode
         self.seed = data.seed
+        self.rated = data.rated
         self.clock = data.clock
         self.rematch = data.rematch
         self.game: Game = game if game is not None else make_game(data.game, data.options)
@@ -270,8 +272,8 @@ class Table:
         if self.last is not None and self.last.shown[seat]:
             last = {"seat": self.last.seat, "action": self.last.action}
         return {"type": "state", "id": self.id, "game": self.game.name,
-                "options": dict(self.game.options), "mode": self.mode, "seat": seat,
-                "version": self.version, "status": status, "result": self.result,
+                "options": dict(self.game.options), "mode": self.mode, "rated": self.rated,
+                "seat": seat, "version": self.version, "status": status, "result": self.result,
                 "players": self.players(), "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
                 "log": self.session.log(seat, last=None), "last": last,
@@ -417,54 +419,56 @@ class Table:
 
     # ------------------------------------------------------------------ changing the game
 
-    async def enter(self, token: str | None) -> tuple[int | None, str | None]:
+    async def enter(self, token: str | None,
+                    player: Player | None = None) -> tuple[int | None, str | None]:
         """The seat ``token`` holds (``None``: a spectator, for no token) and, when this is the
         first use of a seat's invite, the seat's new token: the first to open an invite takes
-        the seat, and from then on the invite grants nothing (``Refused``, 403). The arrival
-        is stored first (``Refused`` when it cannot be, and nothing changed)."""
+        the seat (for ``player``, when signed in), and from then on the invite grants nothing
+        (``Refused``, 403). The arrival is stored first (``Refused`` when it cannot be, and
+        nothing changed)."""
         seat = self.seat_of(token)
         if seat is None or self.seats[seat].joined or self.status == OVER:
             return seat, None
+        self._check_newcomer(seat, player)
         async with self.lock:
             if self.seat_of(token) != seat or self.seats[seat].joined:
                 return seat, None  # taken while this waited for the lock (seat_of refuses)
-            fresh = tokens.new_token()
-            seats = {**self.seats, seat: replace(self.seats[seat], joined=True,
-                                                 token_hash=tokens.hash_token(fresh))}
-            try:
-                claimed = await self.storage.write(
-                    self.storage.claim_seat, self.id, seat, self.seats[seat].token_hash,
-                    seats[seat].token_hash, self._status(seats))
-            except StorageError as exc:
-                raise self._failed("your arrival", exc) from None
-            if not claimed:  # another server process let someone in first
-                await self._catch_up()
-                raise Refused(NO_SEAT, 403)
-            self.seats = seats
-            self._broadcast()
+            # another server process may let someone in first
+            fresh = await self._claim(seat, self.seats[seat].token_hash,
+                                      player.id if player is not None else None,
+                                      Refused(NO_SEAT, 403))
         return seat, fresh
 
-    async def take(self, seat: int) -> str:
-        """Take ``seat``, one that has no token yet (an open game's, a rematch's): its new
-        token. ``Refused`` (409) when it is taken, here or in another server process."""
+    async def _claim(self, seat: int, invite_hash: str | None, player_id: str | None,
+                     taken: Refused) -> str:
+        """Give ``seat`` (its invite's hash ``invite_hash``, ``None`` for a seat with no token
+        yet) a new token and ``player_id``, stored first: the token. ``taken`` is raised when
+        someone else took it first, in another server process. Call with the lock held."""
+        fresh = tokens.new_token()
+        seats = {**self.seats, seat: replace(self.seats[seat], joined=True,
+                                             token_hash=tokens.hash_token(fresh),
+                                             player_id=player_id)}
+        try:
+            claimed = await self.storage.write(
+                self.storage.claim_seat, self.id, seat, invite_hash, seats[seat].token_hash,
+                self._status(seats), player_id)
+        except StorageError as exc:
+            raise self._failed("your arrival", exc) from None
+        if not claimed:
+            await self._catch_up()
+            raise taken
+        self.seats = seats
+        self._broadcast()
+        return fresh
+
+    async def take(self, seat: int, player_id: str | None) -> str:
+        """Take ``seat``, one that has no token yet (an open game's, a rematch's), for
+        ``player_id``: its new token. ``Refused`` (409) when it is taken, here or in another
+        server process."""
         async with self.lock:
             if self.seats[seat].token_hash is not None or self.status == OVER:
                 raise Refused(SEAT_TAKEN, 409)
-            fresh = tokens.new_token()
-            seats = {**self.seats, seat: replace(self.seats[seat], joined=True,
-                                                 token_hash=tokens.hash_token(fresh))}
-            try:
-                claimed = await self.storage.write(
-                    self.storage.claim_seat, self.id, seat, None, seats[seat].token_hash,
-                    self._status(seats))
-            except StorageError as exc:
-                raise self._failed("taking the seat", exc) from None
-            if not claimed:
-                await self._catch_up()
-                raise Refused(SEAT_TAKEN, 409)
-            self.seats = seats
-            self._broadcast()
-        return fresh
+            return await self._claim(seat, None, player_id, Refused(SEAT_TAKEN, 409))
 
     def created_for(self, seat: int, token: str) -> GameCreated:
         """The answer that hands ``seat`` and its token to the player who now holds it."""
@@ -476,6 +480,18 @@ class Table:
         async with self.lock:
             self.rematch = rematch
             self._broadcast()
+
+    def _check_newcomer(self, seat: int, player: Player | None) -> None:
+        """Refuse the seat of a rated game to anyone but a signed-in player who does not hold
+        the other seat already (the invite stays unused)."""
+        if not self.rated:
+            return
+        if player is None:
+            raise Unauthorized("this game is rated: sign in (POST /api/players, then "
+                               "'Authorization: Bearer KEY') before you take the seat")
+        if any(s.player_id == player.id for s in self.seats.values() if s.seat != seat):
+            raise Refused("you hold the other seat of this game: a rated game is between two "
+                          "players", 409)
 
     async def play(self, seat: int | None, action_json: dict[str, Any], version: int,
                    request_id: str) -> None:
@@ -857,10 +873,22 @@ class Tables:
                           f"plays in stops counting after "
                           f"{self.settings.ai_game_idle_minutes:g} minutes)", wait)
 
-    async def create(self, request: CreateGame, client: str = "") -> GameCreated:
-        """A new game for ``client`` (the address asking): its seats, its opening chance
-        events, stored before it is answered. An ``open`` game's other seat has no token
-        until someone takes it (``take``)."""
+    async def create(self, request: CreateGame, client: str = "",
+                     player: Player | None = None) -> GameCreated:
+        """A new game for ``client`` (the address asking) and ``player`` (when signed in, the
+        creator's seat is theirs): its seats, its opening chance events, stored before it is
+        answered. A rated game needs a signed-in player in each human seat: its creator now,
+        a friend when taking the seat (``Table.enter``); a hotseat game cannot be rated. An
+        ``open`` game is a signed-in player's, and its other seat has no token until someone
+        takes it (``take``)."""
+        if request.rated and request.mode == "hotseat":
+            raise Refused("a hotseat game cannot be rated: both seats play on one device", 422)
+        if request.rated and player is None:
+            raise Refused("a rated game needs every human seat to be a signed-in player: sign "
+                          "in (POST /api/players) and send 'Authorization: Bearer KEY'", 422)
+        if request.mode == "open" and player is None:
+            raise Unauthorized("an open game is posted by a signed-in player: sign in (POST "
+                               "/api/players) and send 'Authorization: Bearer KEY'")
         if request.mode == "ai":
             self._check_ai_games(client)
         try:
@@ -873,10 +901,12 @@ class Tables:
         if request.mode in ("friend", "hotseat"):
             seat_tokens[other] = tokens.new_token()
         seats = [SeatData(s, HUMAN, None, tokens.hash_token(seat_tokens[s]),
-                          joined=s == mine or request.mode == "hotseat") if s in seat_tokens
+                          joined=s == mine or request.mode == "hotseat",
+                          player_id=player.id if player is not None and s == mine else None)
+                 if s in seat_tokens
                  else SeatData(s, HUMAN) if request.mode == "open"
                  else SeatData(s, AI, request.ai_level, None, joined=True) for s in (0, 1)]
-        data = self._new_game(game, request.mode, seats, request.clock)
+        data = self._new_game(game, request.mode, seats, request.clock, request.rated)
         table = self._table(data, game, client)
         try:
             await self.storage.write(self.storage.create_game, data)
@@ -898,14 +928,14 @@ class Tables:
 
     @staticmethod
     def _new_game(game: Game, mode: str, seats: list[SeatData],
-                  clock: dict[str, Any] | None) -> GameData:
+                  clock: dict[str, Any] | None, rated: bool) -> GameData:
         """A new game's data, with its opening chance events."""
         seed = tokens.new_seed()
         events = [event for _, event in chance_events(game, game.new_initial_state(), seed, 0)]
         moment = now()
         return GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
                         mode=mode, seed=seed, status=PLAYING, result=None, created=moment,
-                        updated=moment, seats=seats, events=events, clock=clock)
+                        updated=moment, seats=seats, events=events, clock=clock, rated=rated)
 
     def _table(self, data: GameData, game: Game, client: str) -> Table:
         """The table of a new game ``client`` asked for (``data`` takes its status)."""
@@ -914,17 +944,19 @@ class Tables:
         data.status = table.status
         return table
 
-    async def take(self, game_id: str) -> GameCreated:
-        """Take the open seat of the ``open`` game ``game_id``: its token (exactly one taker
-        gets it, whichever server process each asks)."""
+    async def take(self, game_id: str, player: Player) -> GameCreated:
+        """Take the open seat of the ``open`` game ``game_id`` for ``player`` (not its
+        poster): its token (exactly one taker gets it, whichever server process each asks)."""
         table = await self.get(game_id)
         if table.mode != "open":
             raise Refused("only an open game's seat can be taken (a friend game's is the "
                           "invite link's)", 409)
+        if any(seat.player_id == player.id for seat in table.seats.values()):
+            raise Refused("this is your own open game: it waits for another player", 409)
         free = [s for s, data in table.seats.items() if data.token_hash is None]
         if not free:
             raise Refused(SEAT_TAKEN, 409)
-        return table.created_for(free[0], await table.take(free[0]))
+        return table.created_for(free[0], await table.take(free[0], player.id))
 
     async def rematch(self, game_id: str, token: str, client: str = "") -> GameCreated:
         """The rematch of a finished game between two players, for the seat ``token`` holds:
@@ -945,16 +977,17 @@ class Tables:
         new = await self.get(old.rematch or "")
         if new.seats[mine].token_hash is not None:
             raise Refused("you offered this rematch already: it waits for the other player", 409)
-        return new.created_for(mine, await new.take(mine))
+        return new.created_for(mine, await new.take(mine, old.seats[seat].player_id))
 
     async def _offer_rematch(self, old: Table, mine: int, client: str) -> GameCreated | None:
         """Offer the rematch of ``old`` holding seat ``mine``; ``None`` when it was offered
         first in another server process (``old`` then knows it)."""
         fresh = tokens.new_token()
-        seats = [SeatData(mine, HUMAN, None, tokens.hash_token(fresh), joined=True),
+        seats = [SeatData(mine, HUMAN, None, tokens.hash_token(fresh), joined=True,
+                          player_id=old.seats[1 - mine].player_id),
                  SeatData(1 - mine, HUMAN)]
         data = self._new_game(old.game, old.mode, sorted(seats, key=lambda s: s.seat),
-                              old.clock)
+                              old.clock, old.rated)
         table = self._table(data, old.game, client)
         try:
             offered = await self.storage.write(self.storage.offer_rematch, old.id, data)
