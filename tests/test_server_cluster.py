@@ -39,6 +39,7 @@ from test_server import (
     true_states,
     ws_url,
 )
+from warboard.server import ratings
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Notice, Peers, PostgresPeers, lock_key, peers_for, read_notice
 from warboard.server.messages import CreateGame, Refused
@@ -506,3 +507,86 @@ def test_processes_starting_together_create_the_tables_once() -> None:
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
+
+
+# ----------------------------------------------------------------------------- ratings
+
+def sign_up(server: Server, name: str) -> dict[str, Any]:
+    answer = httpx.post(f"{server.base}/api/players", json={"name": name}, timeout=TIMEOUT)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def resign_together(players: list[Player]) -> list[dict[str, Any]]:
+    """Each client resigns at once; what each was answered (a state or an error)."""
+    for player in players:
+        player.next_state()
+    for player in players:
+        player.send(type="resign")
+    answers = []
+    for player in players:
+        while (message := player.receive())["type"] not in ("state", "error"):
+            pass
+        answers.append(message)
+    return answers
+
+
+def rating(server: Server, player: dict[str, Any], game: str) -> dict[str, Any]:
+    answer = httpx.get(f"{server.base}/api/players/{player['id']}", timeout=TIMEOUT)
+    return answer.json()["ratings"][game]
+
+
+def test_a_rated_game_ended_on_two_processes_at_once_rates_once(
+        servers: tuple[Server, Server]) -> None:
+    """Both seats resign at the same moment, one on each process: one resignation ends the
+    game, and each player's rating changes once, in the transaction that stored the end."""
+    a, b = servers
+    north, south = sign_up(a, "Cluster_North"), sign_up(b, "Cluster_South")
+    created = httpx.post(f"{a.base}/api/games", json={"game": "hill218", "mode": "friend",
+                                                      "rated": True},
+                         headers={"Authorization": f"Bearer {north['key']}"},
+                         timeout=TIMEOUT).json()
+    taken = httpx.get(f"{b.base}/api/games/{created['id']}",
+                      params={"token": token_of(created["invite"])},
+                      headers={"Authorization": f"Bearer {south['key']}"}, timeout=TIMEOUT)
+    assert taken.status_code == 200, taken.text
+    clients = [Player(a.ws(created["id"], created["token"]), 1),
+               Player(b.ws(created["id"], taken.json()["seat_token"]), 2)]
+    answers = resign_together(clients)
+    for client in clients:
+        client.close()
+    ended = [m for m in answers if m["type"] == "state" and m["status"] == "over"]
+    assert ended and all(m["result"] == ended[0]["result"] for m in ended), answers
+    loser = ended[0]["result"]["by"]
+    after = [rating(a, p, "hill218") for p in (north, south)]
+    assert [r["games"] for r in after] == [1, 1]
+    assert after[1 - loser]["rating"] > 1500 > after[loser]["rating"]
+    quiet(a, b)
+
+
+def test_one_players_two_rated_games_ending_at_once_both_count(
+        servers: tuple[Server, Server]) -> None:
+    """Two rated games of one player against the computer, resigned at once through the two
+    processes: the rating row is locked by each end in turn, so neither update is lost."""
+    a, b = servers
+    solo = sign_up(a, "Cluster_Solo")
+    games = [httpx.post(f"{server.base}/api/games",
+                        json={"game": "ogre218", "mode": "ai", "ai_level": "easy",
+                              "rated": True, "options": {"quick_start": True}},
+                        headers={"Authorization": f"Bearer {solo['key']}"},
+                        timeout=TIMEOUT).json() for server in servers]
+    clients = [Player(server.ws(game["id"], game["token"]), 3)
+               for server, game in zip(servers, games, strict=True)]
+    for client in clients:  # the computer moves first in neither: seat 0 is the player's
+        client.next_turn()
+    for client in clients:
+        client.send(type="resign")
+    for client in clients:
+        next_state_where(client, lambda st: st["status"] == "over")
+        client.close()
+    lost = ratings.Rating()
+    for _ in games:
+        lost = ratings.updated(lost, ratings.level_rating("easy"), 0.0)
+    assert rating(b, solo, "ogre218") == {"rating": round(lost.rating, 1),
+                                          "deviation": round(lost.deviation, 1), "games": 2}
+    quiet(a, b)
