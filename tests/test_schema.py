@@ -109,7 +109,7 @@ def test_a_new_database_is_made_at_head_with_the_models_schema(database_url: str
 # (players) and 0003's (the lobby: chat, clocks, rematches, mutes)
 SINCE_BASELINE = {("add_table", "chat"), ("add_index", "chat_game"),
                   ("add_column", "games.clock"), ("add_column", "games.rematch"),
-                  ("add_column", "seats.muted"),
+                  ("add_column", "seats.muted"), ("add_index", "games_lobby"),
                   ("add_table", "players"), ("add_table", "player_keys"),
                   ("add_table", "player_transfers"), ("add_table", "ratings"),
                   ("add_index", "ix_player_keys_player_id"),

@@ -28,9 +28,11 @@ from warboard.core import registry
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
+from warboard.server.lobby import Lobby
 from warboard.server.messages import (
     GameCreated,
     GameList,
+    LobbyListing,
     Refused,
     SeatMessage,
     StateMessage,
@@ -45,7 +47,7 @@ from warboard.server.messages import (
 )
 from warboard.server.metrics import Metrics
 from warboard.server.player_routes import player_routes
-from warboard.server.players import Player, player_of, signed_in
+from warboard.server.players import Player, player_of, require_player, signed_in
 from warboard.server.quotas import Quotas, client_of
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage, StorageError
@@ -111,6 +113,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     tables = Tables(storage, ai, peers if peers is not None else peers_for(storage), settings,
                     metrics)
     metrics.watch(games_active=tables.active, ai_queue=ai.queue.waiting)
+    lobby = Lobby(storage, tables.audience)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -198,6 +201,19 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         seat, fresh = await table.enter(token, player)
         state = table.snapshot(seat)
         return JSONResponse(state if fresh is None else {**state, "seat_token": fresh})
+
+    @app.get("/api/lobby", response_model=LobbyListing)
+    async def lobby_listing(request: Request) -> Response:
+        listing = await lobby.listing()
+        headers = {"ETag": listing.etag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == listing.etag:
+            return Response(status_code=304, headers=headers)
+        return Response(listing.body, media_type="application/json", headers=headers)
+
+    @app.post("/api/games/{game_id}/take", status_code=201)
+    async def take_seat(game_id: str,
+                        player: Annotated[Player, Depends(require_player)]) -> GameCreated:
+        return await tables.take(game_id, player)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str, request: Request) -> GameCreated:

@@ -218,6 +218,41 @@ class GameCreated(BaseModel):
     url: str
 
 
+class OpenGame(BaseModel):
+    """A game of the lobby waiting for an opponent: ``seat`` is the one a taker gets."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    rated: bool
+    clock: dict[str, Any] | None
+    seat: int
+    poster: str | None
+    created: str
+
+
+class LiveGame(BaseModel):
+    """A game of the lobby being played, that anyone may watch."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    rated: bool
+    clock: dict[str, Any] | None
+    players: list[str | None]
+    spectators: int
+    updated: str
+
+
+class LobbyListing(BaseModel):
+    """``GET /api/lobby``: the open games, the live ones, and the computer's levels (always
+    there to play)."""
+
+    open: list[OpenGame]
+    live: list[LiveGame]
+    computer: list[str]
+
+
 class GameList(BaseModel):
     games: list[GameSummary]  # pydantic validates the storage's dataclass as it is
 

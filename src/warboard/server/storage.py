@@ -92,6 +92,7 @@ class _RolledBack(Exception):
 CHANNEL = "warboard_games"  # PostgreSQL's notification channel of the games' changes
 OVER = "over"  # the status of a finished game: it takes no more events
 HUMAN = "human"  # the kind of a seat a person holds (with a token)
+LOBBY_MODE = "open"  # the mode of the games posted in the lobby
 # WAL, no fsync per commit, and no automatic checkpoint (the ``Checkpointer`` thread does it)
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
                   "PRAGMA wal_autocheckpoint=0")
@@ -128,7 +129,8 @@ class Base(DeclarativeBase):
 
 class GameRow(Base):
     __tablename__ = "games"
-    __table_args__ = (Index("games_status_updated", "status", "updated"),)
+    __table_args__ = (Index("games_status_updated", "status", "updated"),
+                      Index("games_lobby", "mode", "status", "updated"))
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -288,6 +290,22 @@ class GameData:
     clock: dict[str, Any] | None = None
     rematch: str | None = None  # the game offered as its rematch
     chat: list[ChatLine] = field(default_factory=list)  # the latest ``CHAT_KEPT`` lines
+
+
+@dataclass(frozen=True)
+class LobbyGame:
+    """A game of the lobby (``open`` mode) waiting for a player or being played: the names of
+    its seats' players (``None``: nobody holds it yet)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: str
+    rated: bool
+    clock: dict[str, Any] | None
+    names: tuple[str | None, str | None]
+    created: str
+    updated: str
 
 
 @dataclass(frozen=True)
@@ -754,6 +772,21 @@ class Storage:
             db.execute(text("SELECT pg_notify(:channel, :payload)"),
                        {"channel": CHANNEL,
                         "payload": notice_payload(game_id, self.origin, version, **news)})
+
+    def lobby_games(self, status: str, limit: int) -> list[LobbyGame]:
+        """The lobby's games (``open`` mode) of ``status``, the most recently changed first."""
+        with self._failures("cannot list the lobby's games"), Session(self.engine) as db:
+            games = list(db.scalars(select(GameRow)
+                                    .where(GameRow.mode == LOBBY_MODE, GameRow.status == status)
+                                    .order_by(GameRow.updated.desc()).limit(limit)))
+            names: dict[tuple[str, int], str] = {
+                (game_id, seat): name for game_id, seat, name in db.execute(
+                    select(SeatRow.game_id, SeatRow.seat, PlayerRow.name)
+                    .join(PlayerRow, PlayerRow.id == SeatRow.player_id)
+                    .where(SeatRow.game_id.in_([g.id for g in games])))}
+            return [LobbyGame(g.id, g.game, dict(g.options), g.status, g.rated, g.clock,
+                              (names.get((g.id, 0)), names.get((g.id, 1))), iso(g.created),
+                              iso(g.updated)) for g in games]
 
     def games_for_tokens(self, token_hashes: Iterable[str]) -> list[GameSummary]:
         """The games whose seats these token hashes hold, the most recently updated first."""

@@ -953,7 +953,8 @@ class Tables:
                           "invite link's)", 409)
         if any(seat.player_id == player.id for seat in table.seats.values()):
             raise Refused("this is your own open game: it waits for another player", 409)
-        free = [s for s, data in table.seats.items() if data.token_hash is None]
+        free = [s for s, data in table.seats.items()
+                if data.token_hash is None and data.player_id is None]
         if not free:
             raise Refused(SEAT_TAKEN, 409)
         return table.created_for(free[0], await table.take(free[0], player.id))
@@ -983,9 +984,10 @@ class Tables:
         """Offer the rematch of ``old`` holding seat ``mine``; ``None`` when it was offered
         first in another server process (``old`` then knows it)."""
         fresh = tokens.new_token()
+        # the other seat is kept for the other player (the lobby's takers cannot have it)
         seats = [SeatData(mine, HUMAN, None, tokens.hash_token(fresh), joined=True,
                           player_id=old.seats[1 - mine].player_id),
-                 SeatData(1 - mine, HUMAN)]
+                 SeatData(1 - mine, HUMAN, player_id=old.seats[mine].player_id)]
         data = self._new_game(old.game, old.mode, sorted(seats, key=lambda s: s.seat),
                               old.clock, old.rated)
         table = self._table(data, old.game, client)

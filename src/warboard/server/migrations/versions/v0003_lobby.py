@@ -1,5 +1,6 @@
 """The lobby's additions: a game's clock settings and its rematch, whether a seat muted the
-other's chat, and the chat itself (``chat``: one row a line, the latest read back).
+other's chat, the chat itself (``chat``: one row a line, the latest read back), and the index
+the lobby lists its games by.
 
 The revisions go forward only (no ``downgrade``): to go back, restore a backup.
 """
@@ -25,3 +26,4 @@ def upgrade() -> None:
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("chat_game", "chat", ["game_id", "id"])
+    op.create_index("games_lobby", "games", ["mode", "status", "updated"])
