@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from server_helpers import TIMEOUT, LiveServer
+from server_helpers import TIMEOUT, UNLIMITED, LiveServer
 from test_server import Player
 from warboard.ai.levels import LEVELS
 from warboard.server import ratings
@@ -265,3 +265,15 @@ def test_every_level_has_a_fixed_rating_and_results_score_as_expected() -> None:
     assert ratings.scores({"returns": [0, 0], "summary": None}) == (0.5, 0.5)
     assert ratings.scores({"abandoned": True, "by": 0, "how": "resigned"}) == (0.0, 1.0)
     assert ratings.scores({"abandoned": True, "by": None, "how": "expired"}) is None
+
+
+def test_creating_players_is_limited_per_client(tmp_path: Any) -> None:
+    limited = UNLIMITED.model_copy(update={"players_per_hour": 1})
+    with LiveServer(f"sqlite:///{tmp_path / 'quota.db'}", settings=limited) as server, \
+            httpx.Client(base_url=server.base, timeout=TIMEOUT) as http:
+        sign_up(http, "First_One")
+        again = http.post("/api/players", json={"name": "Second_One"})
+        assert again.status_code == 429 and again.headers["Retry-After"]
+        assert "at most 1 an hour" in again.json()["error"]
+        # a name refused by its rule does not use the quota up: it is checked first
+        assert http.post("/api/players", json={"name": "<b>"}).status_code == 422

@@ -55,7 +55,8 @@ from warboard.server.tables import MAX_LISTED_TOKENS, Tables
 from warboard.server.tokens import TOKEN_MAX_LENGTH
 
 WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
-PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules")
+PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules", "/players", "/players/{player_id}",
+         "/leaderboard", "/leaderboard/{game}")
 POLICY_VIOLATION = 1008  # WebSocket close code for an unknown game or a bad token
 UNCOUNTED = ("/api/health", "/api/ready")  # API paths outside the request quota (monitoring)
 READY_SECONDS = 5.0  # the longest /api/ready waits for the database's answer

@@ -19,6 +19,11 @@ the log is kept near ``wal_limit_bytes`` (``Checkpointer``).
 
 Games nobody joined or played for a while are deleted by ``expire_games``; finished games stay.
 
+Players (``players``) are known by their keys, stored only as their sha256 (``player_keys``, one
+per device), and move to another device by one-time codes (``player_transfers``); a seat may
+belong to a player. A rated game's end updates its players' Glicko-2 ratings (``ratings``) in
+the same transaction that stores the end, which only one writer can make (``_rate``).
+
 On PostgreSQL every write also sends a notification on the channel ``warboard_games`` (``NOTIFY``
 in the same transaction, so it is delivered only once the write is committed, and never for one
 rolled back): the game's id, its new version and the writing ``Storage``'s ``origin``. The other

@@ -1,6 +1,7 @@
 // The server's API (docs/server-api.md): HTTP calls and the game WebSocket.
 
 import { uuid } from "./dom.js";
+import { getPlayer } from "./store.js";
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -11,6 +12,9 @@ export class ApiError extends Error {
 
 async function call(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };
+  // a signed-in browser is its player on every call (its games, rated games, invites)
+  const player = getPlayer();
+  if (player?.key) init.headers.Authorization = `Bearer ${player.key}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -49,6 +53,11 @@ export const api = {
   replay: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/replay${q({ token })}`),
   rules: (game) => call("GET", `/api/rules/${encodeURIComponent(game)}`),
   scenarios: () => call("GET", "/api/scenarios"),
+  signUp: (name) => call("POST", "/api/players", { name }),
+  transferOut: () => call("POST", "/api/players/me/transfer"),
+  transferIn: (code) => call("POST", "/api/players/transfer", { code }),
+  player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: (game) => call("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
 };
 
 /**

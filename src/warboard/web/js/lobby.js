@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { h, mount } from "./dom.js";
-import { allTokens, forgetGame, rememberGame } from "./store.js";
+import { allTokens, forgetGame, getPlayer, rememberGame } from "./store.js";
 import { loadRuleset, resultText, seatName } from "./units.js";
 
 const LEVELS = [
@@ -73,12 +73,14 @@ function newGameForm() {
       h("div", { class: "field ogre-only", hidden: true },
         h("span", { class: "field-label" }, "Handicap: Ogres that start damaged"),
         h("span", { class: "inline" }, "South ", handicap(0), " North ", handicap(1)))),
-    err, submit);
+    ratedField(), err, submit);
 
   const sync = () => {
     const d = new FormData(form);
     form.querySelector(".ai-only").hidden = d.get("mode") !== "ai";
     form.querySelector(".seat-field").hidden = d.get("mode") === "hotseat";
+    const rated = form.querySelector(".rated-field");
+    if (rated) rated.hidden = d.get("mode") === "hotseat";
     form.querySelector(".ogre-only").hidden = d.get("game") !== "ogre218";
     syncHtl(form, d.get("game") === "holdtheline");
   };
@@ -98,6 +100,7 @@ function newGameForm() {
     }
     const body = { game, options, mode, seat: mode === "hotseat" ? 0 : Number(d.get("seat")) };
     if (mode === "ai") body.ai_level = d.get("ai_level");
+    if (d.get("rated") === "on" && mode !== "hotseat") body.rated = true;
     submit.disabled = true;
     err.textContent = "";
     try {
@@ -113,6 +116,20 @@ function newGameForm() {
     }
   });
   return form;
+}
+
+/** "Rated" for a signed-in player (a friend must sign in too, before opening the invite). */
+function ratedField() {
+  const player = getPlayer();
+  if (!player) {
+    return h("p", { class: "hint" }, h("a", { href: "/players" }, "Sign in"),
+      " with a name to play rated games.");
+  }
+  return h("fieldset", { class: "rated-field" }, h("legend", {}, "Rating"),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: "rated" }),
+      h("span", {}, h("strong", {}, "Rated"), " — the result changes your rating (",
+        h("a", { href: `/players/${encodeURIComponent(player.id)}` }, player.name),
+        "); a friend signs in before opening the invite")));
 }
 
 // ------------------------------------------------------------------ Hold the Line

@@ -1,6 +1,7 @@
 // The router: one page shell (index.html) for every address the server sends it for.
 
 import { showLobby } from "./lobby.js";
+import { redeemTransfer, showLeaderboard, showPlayers, showProfile } from "./players.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
@@ -17,10 +18,15 @@ function route() {
   if (m && m[1] === "play") return showTable(root, decodeURIComponent(m[2]));
   if (m && m[1] === "replay") return showReplay(root, decodeURIComponent(m[2]));
   if (path === "/rules") return showRules(root);
+  const player = /^\/players\/([^/]+)$/.exec(path);
+  if (player) return showProfile(root, decodeURIComponent(player[1]));
+  if (path === "/players") return showPlayers(root);
+  const board = /^\/leaderboard(?:\/([^/]+))?$/.exec(path);
+  if (board) return showLeaderboard(root, board[1] && decodeURIComponent(board[1]));
   if (path === "/" || path === "/index.html") return showLobby(root);
   mount(root, h("div", { class: "notice" }, h("h1", {}, "Page not found"),
     h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
   return null;
 }
 
-route();
+redeemTransfer().then(route);

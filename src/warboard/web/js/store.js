@@ -56,3 +56,24 @@ export function tokenFromHash(hash = location.hash) {
   const m = /(?:^#|&)token=([^&]+)/.exec(hash);
   return m ? decodeURIComponent(m[1]) : null;
 }
+
+// The signed-in player of this browser: {id, name, key}. The key is its only proof; it never
+// leaves this browser except in the Authorization header (and through a transfer code).
+const PLAYER = "warboard.player";
+
+export function getPlayer() {
+  try {
+    return JSON.parse(localStorage.getItem(PLAYER) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function setPlayer(player) {
+  try {
+    if (player) localStorage.setItem(PLAYER, JSON.stringify(player));
+    else localStorage.removeItem(PLAYER);
+  } catch {
+    // private mode: signed in for this page only
+  }
+}
