@@ -312,3 +312,18 @@ def test_the_lobby_and_chat_messages_are_strict(live: LiveServer, http: httpx.Cl
     assert too_big.status_code == 413
     for player in (south, north):
         player.close()
+
+
+def test_the_lobby_and_rematches_are_under_the_client_limits(database_url: str) -> None:
+    """The listing counts as a request (polling has a rate), a rematch as a new game."""
+    settings = UNLIMITED.model_copy(update={"requests_per_minute": 3, "games_per_minute": 1})
+    with LiveServer(database_url, settings=settings) as live, \
+            httpx.Client(base_url=live.base, timeout=TIMEOUT) as http:
+        created = http.post("/api/games", json={"mode": "friend"})
+        assert created.status_code == 201
+        rematch = http.post(f"/api/games/{created.json()['id']}/rematch",
+                            json={"token": created.json()["token"]})
+        assert rematch.status_code == 429 and "too many new games" in rematch.json()["error"]
+        assert http.get("/api/lobby").status_code == 200  # the third request this minute
+        answer = http.get("/api/lobby")
+        assert answer.status_code == 429 and "Retry-After" in answer.headers

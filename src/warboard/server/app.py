@@ -177,15 +177,20 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
             raise Refused(f"no game {game!r}; games: {', '.join(registry.game_names())}", 404)
         return Response(await asyncio.to_thread(rules_data, game), media_type="application/json")
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(request: Request,
-                          player: Annotated[Player | None, Depends(signed_in)]) -> GameCreated:
+    async def new_game_by(request: Request) -> str:
+        """The client asking for a new game (a rematch is one too), within its quota."""
         client = client_of(request.scope)
         wait = quotas.new_game(client)
         if wait is not None:
             await slow_down(wait)
             raise TooMany(f"too many new games: at most {quotas.games_per_minute} a minute from "
                           "one address", wait)
+        return client
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request,
+                          player: Annotated[Player | None, Depends(signed_in)]) -> GameCreated:
+        client = await new_game_by(request)
         return await tables.create(parse_create(await read_body(request)), client, player)
 
     listed_tokens = Query("", max_length=MAX_LISTED_TOKENS * (TOKEN_MAX_LENGTH + 1))
@@ -218,8 +223,9 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str, request: Request) -> GameCreated:
+        client = await new_game_by(request)
         body = parse_body(await read_body(request), TokenBody)
-        return await tables.rematch(game_id, body.token, client_of(request.scope))
+        return await tables.rematch(game_id, body.token, client)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str,

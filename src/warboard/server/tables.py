@@ -964,10 +964,11 @@ class Tables:
         the first of the two to ask offers it (a new game with the seats swapped, waiting for
         the other), the other accepts it by asking too."""
         old = await self.get(game_id)
-        seat = old.seat_of(token)
-        if seat is None or old.mode not in CHAT_MODES:
+        seat = old.seat_of(token)  # 403 for a token of no seat here
+        assert seat is not None, "a token is never empty (TokenBody)"
+        if old.mode not in CHAT_MODES:
             raise Refused("a rematch is for the seats of a game between two players on two "
-                          "devices", 403 if seat is None else 409)
+                          "devices", 409)
         if old.status != OVER:
             raise Refused("a rematch is offered once the game is over", 409)
         mine = 1 - seat  # the seats are swapped
