@@ -27,7 +27,8 @@ TIMEOUT = 20.0
 # the tests of what the server does, not of its limits (tests/test_server_abuse.py), come from
 # one address and go faster than a person: no quotas
 UNLIMITED = ServerSettings(games_per_minute=0, messages_per_second=0, requests_per_minute=0,
-                           sockets_per_client=0, ai_games_per_client=0, players_per_hour=0)
+                           sockets_per_client=0, ai_games_per_client=0, players_per_hour=0,
+                           chat_per_second=0)
 # the same for a `warboard serve` process
 UNLIMITED_ENV = {**os.environ, **{f"WARBOARD_{name.upper()}": "0"
                                   for name in UNLIMITED.model_fields_set}}

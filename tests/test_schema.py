@@ -106,8 +106,11 @@ def test_a_new_database_is_made_at_head_with_the_models_schema(database_url: str
 
 
 # what the models have that the schema before versions (revision 0001) had not: revision 0002's
-# (players and ratings), then 0004's (clocks)
-SINCE_BASELINE = {("add_column", "games.clock"), ("add_column", "games.deadline"),
+# (players), 0003's (the lobby: chat, rematches, mutes) and 0004's (clocks)
+SINCE_BASELINE = {("add_table", "chat"), ("add_index", "chat_game"),
+                  ("add_column", "games.rematch"), ("add_column", "seats.muted"),
+                  ("add_index", "games_lobby"),
+                  ("add_column", "games.clock"), ("add_column", "games.deadline"),
                   ("add_column", "games.clock_version"), ("add_index", "games_deadline"),
                   ("add_column", "seats.seen"), ("add_column", "seats.present"),
                   ("add_table", "players"), ("add_table", "player_keys"),
@@ -226,7 +229,7 @@ SECOND_REVISION = '''
 import sqlalchemy as sa
 from alembic import op
 
-revision = "8888"
+revision = "{next}"
 down_revision = "{head}"
 
 
@@ -235,14 +238,18 @@ def upgrade() -> None:
 '''
 
 
+HEAD = schema.head()
+NEXT = f"{int(HEAD) + 1:04d}"
+
+
 @pytest.fixture
 def second_revision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The migrations with one more revision after head (``8888``: a column more)."""
+    """The migrations with one more revision (``NEXT``, after the head: a column more)."""
     migrations = tmp_path / "migrations"
     shutil.copytree(schema.MIGRATIONS, migrations,
                     ignore=shutil.ignore_patterns("__pycache__"))
-    head = schema.head()
-    (migrations / "versions" / "v8888_note.py").write_text(SECOND_REVISION.format(head=head))
+    (migrations / "versions" / f"v{NEXT}_note.py").write_text(
+        SECOND_REVISION.format(next=NEXT, head=HEAD))
     monkeypatch.setattr(schema, "MIGRATIONS", migrations)
     schema._scripts.cache_clear()
     yield
@@ -255,13 +262,13 @@ def test_a_database_behind_head_is_refused_until_upgraded(tmp_path: Path, capsys
     make_v0_database(url)
     execute(url, "CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)",
             "INSERT INTO alembic_version VALUES ('0001')")  # what upgrading it to 0001 does
-    assert schema.head() == "8888"
-    with pytest.raises(StorageError, match=r"at revision 0001, behind this warboard's 8888: "
+    assert schema.head() == NEXT
+    with pytest.raises(StorageError, match=rf"at revision 0001, behind this warboard's {NEXT}: "
                                            r"back the games up"):
         Storage(url)
     assert main(["db", "current", "--database-url", url]) == 0
     assert "behind" in capsys.readouterr().out
-    assert "upgraded to revision 8888 (head); it was at revision 0001" in upgrade(url, capsys)
+    assert f"upgraded to revision {NEXT} (head); it was at revision 0001" in upgrade(url, capsys)
     assert "note" in {c["name"] for c in inspect(create_engine(url)).get_columns("games")}
     storage = Storage(url)
     assert all(storage.load_game(game["id"]) is not None for game in v0_games())

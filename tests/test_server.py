@@ -399,7 +399,9 @@ def test_bad_messages_get_errors_and_change_nothing(live: LiveServer,
     assert south.next_state()["status"] == "playing"  # North joined
     north_state = north.next_state()
     spectator = Player(live.ws_url(game_id), 3)
-    spectator.next_state()
+    assert spectator.next_state()["spectators"] == 1
+    for seat in (south, north):  # told of the spectator
+        assert seat.receive() == {"type": "spectators", "count": 1}
     before = snapshot(http, game_id, created["token"])
     assert state["legal"] and not north_state["legal"]
 

@@ -43,7 +43,7 @@ from warboard.server import ratings
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Notice, Peers, PostgresPeers, lock_key, peers_for, read_notice
 from warboard.server.messages import CreateGame, Refused
-from warboard.server.storage import CHANNEL, GameData, Storage, notice_payload
+from warboard.server.storage import CHANNEL, ChatLine, GameData, Storage, notice_payload
 from warboard.server.tables import Tables
 
 ADMIN = "host=127.0.0.1 port=5432 user=root dbname=test"
@@ -416,10 +416,19 @@ def test_a_process_that_missed_a_play_catches_up_when_its_own_is_refused(
 
 def test_notices_and_locks(database_url: str, tmp_path: Path) -> None:
     origin = "me"
-    assert read_notice(notice_payload("g", "other", 5), origin) == Notice("g", 5)
-    assert read_notice(notice_payload("g", "other", thinking=1), origin) == Notice("g", None, 1)
+    assert read_notice(notice_payload("g", "other", 5), origin) == Notice("g", 5, origin="other")
+    assert read_notice(notice_payload("g", "other", thinking=1), origin) \
+        == Notice("g", None, 1, origin="other")
+    assert read_notice(notice_payload("g", "other", spectators=3), origin) \
+        == Notice("g", origin="other", spectators=3)
+    line = ChatLine(1, "hi", "2026-01-01T00:00:00+00:00")
+    assert read_notice(notice_payload("g", "other", chat=line.to_json()), origin) \
+        == Notice("g", origin="other", chat=line)
+    assert read_notice(notice_payload("g", "other", muted=[0, True]), origin) \
+        == Notice("g", origin="other", muted=(0, True))
     assert read_notice(notice_payload("g", origin, 5), origin) is None  # our own
-    for bad in ("", "[]", "{}", '{"game": 1}', '{"game": "g", "version": "x"}'):
+    for bad in ("", "[]", "{}", '{"game": 1}', '{"game": "g", "version": "x"}',
+                '{"game": "g", "chat": {"seat": "x"}}', '{"game": "g", "muted": [0]}'):
         assert read_notice(bad, origin) is None
     assert lock_key("abc") == lock_key("abc") != lock_key("abd")
     assert -2**63 <= lock_key("abc") < 2**63
@@ -581,3 +590,80 @@ def test_one_players_two_rated_games_ending_at_once_both_count(
     assert rating(b, solo, "ogre218") == {"rating": round(lost.rating, 1),
                                           "deviation": round(lost.deviation, 1), "games": 2}
     quiet(a, b)
+
+
+# ----------------------------------------------------------------------------- the lobby
+
+def lobby_of(server: Server) -> dict[str, Any]:
+    answer = httpx.get(f"{server.base}/api/lobby", timeout=TIMEOUT)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def until(check: Callable[[], bool]) -> None:
+    """Wait for ``check`` to hold (a listing is made afresh at most once a second, and the
+    other process's news come by notices)."""
+    deadline = time.monotonic() + TIMEOUT
+    while not check():
+        assert time.monotonic() < deadline, "it did not happen in time"
+        time.sleep(0.05)
+
+
+def next_of(player: Player, kind: str) -> dict[str, Any]:
+    while (message := player.receive())["type"] != kind:
+        assert message["type"] in ("state", "thinking", "spectators"), message
+    return message
+
+
+def test_an_open_game_across_two_processes(servers: tuple[Server, Server]) -> None:
+    """Posted on A, listed on B, taken exactly once by two players racing on A and B, then
+    watched on B with the count shown on A, and the players' chat goes across."""
+    a, b = servers
+    poster, first, second = (sign_up(a, f"Lobby_{n}") for n in ("Poster", "First", "Second"))
+    posted = httpx.post(f"{a.base}/api/games", json={"mode": "open", "game": "hill218"},
+                        headers={"Authorization": f"Bearer {poster['key']}"},
+                        timeout=TIMEOUT).json()
+    until(lambda: [g["id"] for g in lobby_of(b)["open"]] == [posted["id"]])
+    assert lobby_of(b)["open"][0]["poster"] == "Lobby_Poster"
+
+    def take(server: Server, player: dict[str, Any]) -> httpx.Response:
+        return httpx.post(f"{server.base}/api/games/{posted['id']}/take",
+                          headers={"Authorization": f"Bearer {player['key']}"},
+                          timeout=TIMEOUT)
+
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(take, (a, b), (first, second)))
+    assert sorted(r.status_code for r in answers) == [201, 409], [r.text for r in answers]
+    taken = next(r.json() for r in answers if r.status_code == 201)
+    until(lambda: [g["id"] for g in lobby_of(a)["live"]] == [posted["id"]]
+          and lobby_of(a)["open"] == [])
+
+    seat_a = Player(a.ws(posted["id"], posted["token"]), 1)
+    seat_b = Player(b.ws(posted["id"], taken["token"]), 2)
+    assert seat_a.next_state()["status"] == seat_b.next_state()["status"] == "playing"
+    spectator = Player(b.ws(posted["id"]), 3)
+    spectator.next_state()
+    assert next_of(seat_a, "spectators") == {"type": "spectators", "count": 1}
+    until(lambda: lobby_of(a)["live"][0]["spectators"] == 1)
+
+    seat_a.send(type="chat", text="good luck")
+    for seat in (seat_a, seat_b):
+        assert next_of(seat, "chat")["lines"][0]["text"] == "good luck"
+    # B's seat mutes A's on B; its second connection, on A, learns it by a notice
+    seat_b.send(type="mute", muted=True)
+    assert next_of(seat_b, "chat") == {"type": "chat", "lines": [], "muted": True,
+                                       "replace": True}
+    seat_b_on_a = Player(a.ws(posted["id"], taken["token"]), 4)
+    seat_b_on_a.next_state()
+    while not next_of(seat_b_on_a, "chat")["muted"]:
+        pass
+    seat_a.send(type="chat", text="not heard")
+    assert next_of(seat_a, "chat")["lines"][0]["text"] == "not heard"
+    seat_b.send(type="chat", text="still here")  # the next line B's seat reads on A
+    assert [line["text"] for line in next_of(seat_b_on_a, "chat")["lines"]] == ["still here"]
+    assert next_of(seat_a, "chat")["lines"][0]["text"] == "still here"
+    spectator.close()
+    assert next_of(seat_a, "spectators") == {"type": "spectators", "count": 0}
+    for player in (seat_a, seat_b, seat_b_on_a):
+        player.close()
+    assert all(m["type"] != "chat" for m in spectator.messages)

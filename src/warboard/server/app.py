@@ -28,22 +28,26 @@ from warboard.core import registry
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
+from warboard.server.lobby import Lobby
 from warboard.server.messages import (
     GameCreated,
     GameList,
+    LobbyListing,
     Refused,
     SeatMessage,
     StateMessage,
+    TokenBody,
     TooMany,
     describe,
     encode,
     error_message,
+    parse_body,
     parse_create,
     read_body,
 )
 from warboard.server.metrics import Metrics
 from warboard.server.player_routes import player_routes
-from warboard.server.players import Player, player_of, signed_in
+from warboard.server.players import Player, player_of, require_player, signed_in
 from warboard.server.quotas import Quotas, client_of
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage, StorageError
@@ -110,6 +114,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     tables = Tables(storage, ai, peers if peers is not None else peers_for(storage), settings,
                     metrics)
     metrics.watch(games_active=tables.active, ai_queue=ai.queue.waiting)
+    lobby = Lobby(storage, tables.audience)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -172,15 +177,20 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
             raise Refused(f"no game {game!r}; games: {', '.join(registry.game_names())}", 404)
         return Response(await asyncio.to_thread(rules_data, game), media_type="application/json")
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(request: Request,
-                          player: Annotated[Player | None, Depends(signed_in)]) -> GameCreated:
+    async def new_game_by(request: Request) -> str:
+        """The client asking for a new game (a rematch is one too), within its quota."""
         client = client_of(request.scope)
         wait = quotas.new_game(client)
         if wait is not None:
             await slow_down(wait)
             raise TooMany(f"too many new games: at most {quotas.games_per_minute} a minute from "
                           "one address", wait)
+        return client
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request,
+                          player: Annotated[Player | None, Depends(signed_in)]) -> GameCreated:
+        client = await new_game_by(request)
         return await tables.create(parse_create(await read_body(request)), client, player)
 
     listed_tokens = Query("", max_length=MAX_LISTED_TOKENS * (TOKEN_MAX_LENGTH + 1))
@@ -197,6 +207,25 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         seat, fresh = await table.enter(token, player)
         state = table.snapshot(seat)
         return JSONResponse(state if fresh is None else {**state, "seat_token": fresh})
+
+    @app.get("/api/lobby", response_model=LobbyListing)
+    async def lobby_listing(request: Request) -> Response:
+        listing = await lobby.listing()
+        headers = {"ETag": listing.etag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == listing.etag:
+            return Response(status_code=304, headers=headers)
+        return Response(listing.body, media_type="application/json", headers=headers)
+
+    @app.post("/api/games/{game_id}/take", status_code=201)
+    async def take_seat(game_id: str,
+                        player: Annotated[Player, Depends(require_player)]) -> GameCreated:
+        return await tables.take(game_id, player)
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, request: Request) -> GameCreated:
+        client = await new_game_by(request)
+        body = parse_body(await read_body(request), TokenBody)
+        return await tables.rematch(game_id, body.token, client)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str,

@@ -113,13 +113,16 @@ class Clock:
                    (data["left"][0], data["left"][1]), data.get("running"),
                    None if started is None else datetime.fromisoformat(started))
 
+    def spec(self) -> dict[str, float]:
+        """Its settings, as ``POST /api/games`` takes them (``from_spec``)."""
+        if self.kind == CORRESPONDENCE:
+            return {"days": self.allowance_ms / DAY_MS}
+        return {"initial": self.allowance_ms / 1000, "increment": self.increment_ms / 1000}
+
     def message(self, moment: datetime) -> dict[str, Any]:
         """The ``clocks`` of a state sent at ``moment`` (docs/server-api.md)."""
         deadline = self.deadline
-        spec: dict[str, float] = (
-            {"days": self.allowance_ms / DAY_MS} if self.kind == CORRESPONDENCE
-            else {"initial": self.allowance_ms / 1000, "increment": self.increment_ms / 1000})
-        return {"kind": self.kind, **spec, "seats": list(self.left_at(moment)),
+        return {"kind": self.kind, **self.spec(), "seats": list(self.left_at(moment)),
                 "running": self.running, "at": iso_ms(moment),
                 "started": None if self.started is None else iso_ms(self.started),
                 "deadline": None if deadline is None else iso_ms(deadline)}

@@ -37,7 +37,7 @@ from typing import Any, TypedDict
 
 from sqlalchemy.engine import URL
 
-from warboard.server.storage import CHANNEL, Storage, notice_payload
+from warboard.server.storage import CHANNEL, ChatLine, Storage, notice_payload
 
 log = logging.getLogger("warboard.server")
 
@@ -60,12 +60,37 @@ KEEPALIVE: Keepalive = {"keepalives": 1, "keepalives_idle": 30, "keepalives_inte
 
 @dataclass(frozen=True)
 class Notice:
-    """Another process changed a game: its events are stored up to ``version`` (``None``: its
-    seats or status changed), or the computer started a decision for seat ``thinking``."""
+    """Another process (``origin``) changed a game: its events are stored up to ``version``
+    (``None``: its seats or status changed); or it says something that is not stored with the
+    events: the computer started a decision for seat ``thinking``, ``spectators`` watch the
+    game there, a ``chat`` line was stored (``ChatLine.to_json``), a seat ``muted`` the other's
+    chat (``(seat, muted)``)."""
 
     game: str
     version: int | None = None
     thinking: int | None = None
+    origin: str = ""
+    spectators: int | None = None
+    chat: ChatLine | None = None
+    muted: tuple[int, bool] | None = None
+
+
+def _chat(data: Any) -> ChatLine | None:
+    if not isinstance(data, dict):
+        return None
+    seat, line, at = data.get("seat"), data.get("text"), data.get("at")
+    if not (isinstance(seat, int) and isinstance(line, str) and isinstance(at, str)):
+        raise ValueError("a bad chat line")
+    return ChatLine(seat, line, at)
+
+
+def _muted(data: Any) -> tuple[int, bool] | None:
+    if data is None:
+        return None
+    if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], int)
+            and isinstance(data[1], bool)):
+        raise ValueError("a bad mute")
+    return data[0], data[1]
 
 
 def read_notice(payload: str, origin: str) -> Notice | None:
@@ -74,13 +99,16 @@ def read_notice(payload: str, origin: str) -> Notice | None:
         data = json.loads(payload)
         if not isinstance(data, dict) or data.get("origin") == origin:
             return None
-        game, version, thinking = data["game"], data.get("version"), data.get("thinking")
+        game, numbers = data["game"], [data.get(key) for key in
+                                       ("version", "thinking", "spectators")]
+        if not isinstance(game, str) or not all(v is None or isinstance(v, int)
+                                                for v in numbers):
+            return None
+        return Notice(game, numbers[0], numbers[1], origin=str(data.get("origin")),
+                      spectators=numbers[2], chat=_chat(data.get("chat")),
+                      muted=_muted(data.get("muted")))
     except (ValueError, KeyError):
         return None
-    if not isinstance(game, str) or not all(v is None or isinstance(v, int)
-                                            for v in (version, thinking)):
-        return None
-    return Notice(game, version, thinking)
 
 
 def lock_key(game_id: str) -> int:
@@ -121,6 +149,9 @@ class Peers:
 
     async def thinking(self, game_id: str, seat: int) -> None:
         """Tell the others that the computer started a decision for ``seat``."""
+
+    async def spectators(self, game_id: str, count: int) -> None:
+        """Tell the others how many spectators watch ``game_id`` in this process."""
 
     def describe(self) -> str | None:
         return None
@@ -236,13 +267,19 @@ class PostgresPeers(Peers):
             await self._drop_locks()
 
     async def thinking(self, game_id: str, seat: int) -> None:
+        await self._tell(game_id, "that the computer thinks", thinking=seat)
+
+    async def spectators(self, game_id: str, count: int) -> None:
+        await self._tell(game_id, "how many watch it", spectators=count)
+
+    async def _tell(self, game_id: str, what: str, **news: Any) -> None:
+        """A notice of something not stored, sent on the locks' connection."""
         try:
             conn = await self._lock_connection()
             await conn.execute("SELECT pg_notify(%s, %s)",
-                               (CHANNEL, notice_payload(game_id, self.origin, thinking=seat)))
+                               (CHANNEL, notice_payload(game_id, self.origin, **news)))
         except (self._psycopg.Error, OSError) as exc:
-            log.warning("game %s: cannot tell the other processes that the computer thinks "
-                        "(%s)", game_id, exc)
+            log.warning("game %s: cannot tell the other processes %s (%s)", game_id, what, exc)
             await self._drop_locks()
 
     async def _drop_listener(self) -> None:

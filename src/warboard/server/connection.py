@@ -17,7 +17,9 @@ from datetime import datetime
 from fastapi import WebSocket
 
 from warboard.server.messages import (
+    ChatSend,
     ClaimMessage,
+    MuteMessage,
     PlayMessage,
     Refused,
     TooMany,
@@ -128,8 +130,20 @@ class Connection:
                                       received)
             elif isinstance(message, ClaimMessage):
                 await self.table.claim(self.seat, message.outcome, received)
+            elif isinstance(message, ChatSend):
+                await self._chat(message.text)
+            elif isinstance(message, MuteMessage):
+                await self.table.mute(self.seat, message.muted)
             else:
                 await self.table.resign(self.seat, received)
         except Refused as exc:
-            exc.request_id = message.request_id
+            exc.request_id = getattr(message, "request_id", None)
             raise
+
+    async def _chat(self, text: str) -> None:
+        """A chat line, within the client's chat rate (over its other messages' own)."""
+        wait = self.quotas.chat(self.client)
+        if wait is not None:
+            raise TooMany(f"too many chat lines: at most {self.quotas.chat_per_second} a "
+                          "second from one address; this one was not sent", wait)
+        await self.table.say(self.seat, text)

@@ -18,7 +18,8 @@ from starlette.requests import Request
 from warboard.ai.levels import Level
 from warboard.core.jsonlimits import JSONInputError, parse_json
 from warboard.core.registry import default_game
-from warboard.server.storage import GameSummary
+from warboard.server.storage import CHAT_MAX_LENGTH, GameSummary
+from warboard.server.tokens import TOKEN_MAX_LENGTH
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
 
@@ -88,11 +89,17 @@ class CreateGame(_Strict):
 
     game: str = Field(default_factory=default_game)
     options: dict[str, Any] = Field(default_factory=dict)
-    mode: Literal["ai", "friend", "hotseat"] = "ai"
+    mode: Literal["ai", "friend", "hotseat", "open"] = "ai"
     ai_level: Level = "medium"
-    seat: Literal[0, 1] = 0
+    seat: Literal[0, 1, "random"] = 0  # "random": drawn by the server
     rated: StrictBool = False  # every human seat must then be a signed-in player's
     clock: RealClock | CorrespondenceClock | None = None
+
+
+class TokenBody(_Strict):
+    """``POST /api/games/{id}/rematch``: the seat's token in the finished game."""
+
+    token: str = Field(min_length=1, max_length=TOKEN_MAX_LENGTH)
 
 
 class PlayMessage(_Strict):
@@ -123,10 +130,26 @@ class ClaimMessage(_Strict):
     request_id: RequestId | None = None
 
 
-ClientMessage = PlayMessage | ResignMessage | UndoMessage | ClaimMessage
+class ChatSend(_Strict):
+    """A line for the game's chat (cleaned, then at most ``CHAT_MAX_LENGTH`` characters)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=4 * CHAT_MAX_LENGTH)
+
+
+class MuteMessage(_Strict):
+    """Stop (or start again) reading the other seat's chat."""
+
+    type: Literal["mute"]
+    muted: StrictBool
+
+
+ClientMessage = (PlayMessage | ResignMessage | UndoMessage | ClaimMessage | ChatSend
+                 | MuteMessage)
 
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
-    "play": PlayMessage, "resign": ResignMessage, "undo": UndoMessage, "claim": ClaimMessage}
+    "play": PlayMessage, "resign": ResignMessage, "undo": UndoMessage, "claim": ClaimMessage,
+    "chat": ChatSend, "mute": MuteMessage}
 
 
 # ----------------------------------------------------------------------------- server → client
@@ -158,6 +181,26 @@ class GameState(BaseModel):
     clocks: dict[str, Any] | None = None  # the game's clocks (``Clock.message``, ``claim``)
     # only over HTTP, to the first user of an invite: the seat's own token from now on
     seat_token: str | None = None
+    rematch: str | None = None  # the id of the game offered as this one's rematch
+    spectators: int = 0  # how many watch it (changes come as ``spectators`` messages)
+
+
+class ChatMessage(BaseModel):
+    """Chat lines for a seat (never for a spectator): ``replace`` — the whole chat as the seat
+    reads it now (on connecting, on a mute), else one new line; ``muted``: whether the seat
+    muted the other."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[dict[str, Any]]
+    muted: bool
+    replace: bool
+
+
+class SpectatorsMessage(BaseModel):
+    """How many spectators watch the game (to the seats and the spectators alike)."""
+
+    type: Literal["spectators"] = "spectators"
+    count: int
 
 
 class StateMessage(GameState):
@@ -205,6 +248,41 @@ class GameCreated(BaseModel):
     tokens: dict[str, str] | None = None  # hotseat: both seats' tokens
     invite: str | None = None  # friend: the other seat's link
     url: str
+
+
+class OpenGame(BaseModel):
+    """A game of the lobby waiting for an opponent: ``seat`` is the one a taker gets."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    rated: bool
+    clock: dict[str, Any] | None
+    seat: int
+    poster: str | None
+    created: str
+
+
+class LiveGame(BaseModel):
+    """A game of the lobby being played, that anyone may watch."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    rated: bool
+    clock: dict[str, Any] | None
+    players: list[str | None]
+    spectators: int
+    updated: str
+
+
+class LobbyListing(BaseModel):
+    """``GET /api/lobby``: the open games, the live ones, and the computer's levels (always
+    there to play)."""
+
+    open: list[OpenGame]
+    live: list[LiveGame]
+    computer: list[str]
 
 
 class GameList(BaseModel):

@@ -54,6 +54,7 @@ class Quotas:
                                                 namespace="messages")
         self._requests = RateLimitItemPerMinute(settings.requests_per_minute,
                                                 namespace="requests")
+        self._chat = RateLimitItemPerSecond(settings.chat_per_second, namespace="chat")
         self.sockets_per_client = settings.sockets_per_client
         self._sockets: Counter[str] = Counter()
 
@@ -82,6 +83,10 @@ class Quotas:
         """Count a WebSocket message from ``client``."""
         return self._hit(self._messages, client)
 
+    def chat(self, client: str) -> float | None:
+        """Count a chat line from ``client``."""
+        return self._hit(self._chat, client)
+
     def request(self, client: str) -> float | None:
         """Count an HTTP API request from ``client``."""
         return self._hit(self._requests, client)
@@ -97,6 +102,10 @@ class Quotas:
     @property
     def messages_per_second(self) -> int:
         return self._messages.amount
+
+    @property
+    def chat_per_second(self) -> int:
+        return self._chat.amount
 
     @property
     def requests_per_minute(self) -> int:

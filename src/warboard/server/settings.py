@@ -84,6 +84,9 @@ class ServerSettings(BaseSettings):
     messages_per_second: int = Field(
         default=20, ge=0,
         description="WebSocket messages one client may send a second, over all its connections")
+    chat_per_second: int = Field(
+        default=3, ge=0,
+        description="chat lines one client may send a second, over all its games")
     requests_per_minute: int = Field(
         default=600, ge=0,
         description="HTTP API requests one client may make a minute (the pages and their files "

@@ -98,6 +98,7 @@ class _RolledBack(Exception):
 CHANNEL = "warboard_games"  # PostgreSQL's notification channel of the games' changes
 OVER = "over"  # the status of a finished game: it takes no more events
 HUMAN = "human"  # the kind of a seat a person holds (with a token)
+LOBBY_MODE = "open"  # the mode of the games posted in the lobby
 # WAL, no fsync per commit, and no automatic checkpoint (the ``Checkpointer`` thread does it)
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
                   "PRAGMA wal_autocheckpoint=0")
@@ -105,22 +106,26 @@ CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT_BYTES = 64 * 1024 * 1024  # a larger write-ahead log is emptied (``Checkpointer``)
 TRUNCATE_WAIT_MS, TRUNCATE_TRIES = 100, 3  # how long the writes may be held off to empty it
 EXPIRY_BATCH = 500  # games deleted in one transaction by ``expire_games``
+CHAT_MAX_LENGTH = 300  # the longest chat line, in characters
+CHAT_KEPT = 200  # the chat lines of a game read back (the latest)
 
 T = TypeVar("T")
 
 
 def notice_payload(game_id: str, origin: str, version: int | None = None,
-                   thinking: int | None = None) -> str:
+                   **news: Any) -> str:
     """A notification's text: which game changed, and who changed it (``origin``).
 
-    ``version``: its events are stored up to there (``None``: its seats or status changed);
-    ``thinking``: the computer started a decision for that seat (nothing was stored).
+    ``version``: its events are stored up to there (``None``: its seats or status changed).
+    ``news``, each left out when ``None``: ``thinking`` (the computer started a decision for
+    that seat), ``spectators`` (how many watch it in the writing process), ``chat`` (a line
+    stored: ``ChatLine.to_json``), ``muted`` (``[seat, muted]``: a seat muted or unmuted the
+    other's chat).
     """
     data: dict[str, Any] = {"game": game_id, "origin": origin}
     if version is not None:
         data["version"] = version
-    if thinking is not None:
-        data["thinking"] = thinking
+    data.update((key, value) for key, value in news.items() if value is not None)
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -131,7 +136,8 @@ class Base(DeclarativeBase):
 class GameRow(Base):
     __tablename__ = "games"
     __table_args__ = (Index("games_status_updated", "status", "updated"),
-                      Index("games_deadline", "deadline"))
+                      Index("games_deadline", "deadline"),
+                      Index("games_lobby", "mode", "status", "updated"))
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -150,6 +156,8 @@ class GameRow(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     clock_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # the game offered as this one's rematch (at most one: set once, by a conditional update)
+    rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):
@@ -168,6 +176,7 @@ class SeatRow(Base):
     # and whether one was then (written on connect, on disconnect and by heartbeats)
     seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     present: Mapped[bool | None] = mapped_column(nullable=True)
+    muted: Mapped[bool] = mapped_column(default=False)  # it does not read the other's chat
 
 
 class EventRow(Base):
@@ -225,7 +234,21 @@ class RatingRow(Base):
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-GAMES, SEATS, EVENTS = (Base.metadata.tables[name] for name in ("games", "seats", "events"))
+class ChatRow(Base):
+    """One line of a game's chat between its two players."""
+
+    __tablename__ = "chat"
+    __table_args__ = (Index("chat_game", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(CHAT_MAX_LENGTH))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+GAMES, SEATS, EVENTS, CHAT = (Base.metadata.tables[name]
+                              for name in ("games", "seats", "events", "chat"))
 PLAYERS, PLAYER_KEYS, TRANSFERS, RATINGS = (
     Base.metadata.tables[name] for name in ("players", "player_keys", "player_transfers",
                                             "ratings"))
@@ -241,6 +264,19 @@ class SeatData:
     player_id: str | None = None
     seen: datetime | None = None
     present: bool = False
+    muted: bool = False  # it does not read the other seat's chat
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A line of a game's chat: who wrote it, and when (ISO 8601)."""
+
+    seat: int
+    text: str
+    at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "text": self.text, "at": self.at}
 
 
 @dataclass(frozen=True)
@@ -269,6 +305,24 @@ class GameData:
     events: list[EventData] = field(default_factory=list)
     rated: bool = False
     clock: Clock | None = None
+    rematch: str | None = None  # the game offered as its rematch
+    chat: list[ChatLine] = field(default_factory=list)  # the latest ``CHAT_KEPT`` lines
+
+
+@dataclass(frozen=True)
+class LobbyGame:
+    """A game of the lobby (``open`` mode) waiting for a player or being played: the names of
+    its seats' players (``None``: nobody holds it yet)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: str
+    rated: bool
+    clock: dict[str, Any] | None
+    names: tuple[str | None, str | None]
+    created: str
+    updated: str
 
 
 @dataclass(frozen=True)
@@ -510,17 +564,21 @@ class Storage:
         """Store a new game with its seats and first events (one transaction); its clock, if
         any, started at the commit (``clock.running``: the seat to act, if it is playing)."""
         with self._transaction(f"game {game.id}: cannot store the new game") as db:
-            db.execute(insert(GAMES).values(
-                id=game.id, game=game.game, options=game.options, mode=game.mode,
-                seed=game.seed, status=game.status, result=game.result, created=game.created,
-                updated=game.updated, rated=game.rated))
-            db.execute(insert(SEATS), [{"game_id": game.id, "seat": s.seat, "kind": s.kind,
-                                        "ai_level": s.ai_level, "token_hash": s.token_hash,
-                                        "joined": s.joined, "player_id": s.player_id,
-                                        "seen": s.seen, "present": s.present}
-                                       for s in game.seats])
-            self._insert_events(db, game.id, 0, game.events)
+            self._insert_game(db, game)
             return self._set_clock(db, game.id, len(game.events), game.clock)
+
+    def _insert_game(self, db: Connection, game: GameData) -> None:
+        db.execute(insert(GAMES).values(
+            id=game.id, game=game.game, options=game.options, mode=game.mode,
+            seed=game.seed, status=game.status, result=game.result, created=game.created,
+            updated=game.updated, rated=game.rated,
+            clock=None if game.clock is None else game.clock.to_json()))
+        db.execute(insert(SEATS), [{"game_id": game.id, "seat": s.seat, "kind": s.kind,
+                                    "ai_level": s.ai_level, "token_hash": s.token_hash,
+                                    "joined": s.joined, "player_id": s.player_id,
+                                    "seen": s.seen, "present": s.present}
+                                   for s in game.seats])
+        self._insert_events(db, game.id, 0, game.events)
 
     @staticmethod
     def _set_clock(db: Connection, game_id: str, version: int,
@@ -535,6 +593,25 @@ class Storage:
                            clock_version=version))
         return clock
 
+    def offer_rematch(self, old_id: str, game: GameData) -> bool:
+        """Store ``game`` as the rematch of the finished game ``old_id`` (its clock, if any,
+        not running: the game waits for the other player): ``False`` (nothing written) when
+        that game has one already (offered here or in another server process), or is not
+        over."""
+        try:
+            with self._transaction(f"game {old_id}: cannot store its rematch") as db:
+                offered = db.execute(update(GAMES)
+                                     .where(GAMES.c.id == old_id, GAMES.c.status == OVER,
+                                            GAMES.c.rematch.is_(None))
+                                     .values(rematch=game.id)).rowcount
+                if not offered:
+                    raise _RolledBack
+                self._insert_game(db, game)
+                self._notify(db, old_id)
+        except _RolledBack:
+            return False
+        return True
+
     def load_game(self, game_id: str, first_event: int = 0) -> GameData | None:
         """A stored game, with its events from index ``first_event`` on (all by default)."""
         with self._failures(f"game {game_id}: cannot read it"), Session(self.engine) as db:
@@ -546,15 +623,20 @@ class Storage:
             events = db.scalars(select(EventRow).where(EventRow.game_id == game_id,
                                                        EventRow.index >= first_event)
                                 .order_by(EventRow.index))
+            # a catch-up (``first_event`` > 0) hears the chat from the notices instead
+            chat = db.scalars(select(ChatRow).where(ChatRow.game_id == game_id)
+                              .order_by(ChatRow.id.desc())
+                              .limit(CHAT_KEPT if first_event == 0 else 0))
             return GameData(
                 id=row.id, game=row.game, options=dict(row.options), mode=row.mode,
                 seed=row.seed, status=row.status, result=row.result, created=row.created,
-                updated=row.updated,
-                seats=[SeatData(s.seat, s.kind, s.ai_level, s.token_hash, s.joined, s.player_id,
-                                s.seen, bool(s.present)) for s in seats],
+                updated=row.updated, rated=row.rated, rematch=row.rematch,
+                clock=None if row.clock is None else Clock.from_json(row.clock),
+                seats=[SeatData(s.seat, s.kind, s.ai_level, s.token_hash, s.joined,
+                                player_id=s.player_id, seen=s.seen, present=bool(s.present),
+                                muted=s.muted) for s in seats],
                 events=[EventData(e.seat, e.action, e.request_id) for e in events],
-                rated=row.rated,
-                clock=None if row.clock is None else Clock.from_json(row.clock))
+                chat=[ChatLine(c.seat, c.text, iso(c.created)) for c in reversed(list(chat))])
 
     def append_events(self, game_id: str, first_index: int, events: Sequence[EventData],
                       status: str, result: dict[str, Any] | None,
@@ -606,21 +688,23 @@ class Storage:
             self._notify(db, game_id)
         return bool(changed)
 
-    def claim_seat(self, game_id: str, seat: int, invite_hash: str, token_hash: str,
+    def claim_seat(self, game_id: str, seat: int, invite_hash: str | None, token_hash: str,
                    status: str, version: int, clock: Clock | None = None,
                    player_id: str | None = None) -> Clock | bool:
-        """The first use of a seat's invite: the seat now holds ``token_hash`` instead (and
-        belongs to ``player_id``), is joined, and the game has ``status`` (at ``version``), its
-        ``clock`` started at the commit. ``False`` (nothing written) when the invite was used
-        already (here or by another server process) or the game is over; else the started
-        clock, or ``True``."""
+        """The first use of a seat's invite (``invite_hash``; ``None``: a seat that has no
+        token yet, an open game's or a rematch's): the seat now holds ``token_hash`` instead
+        (and belongs to ``player_id``), is joined, and the game has ``status`` (at
+        ``version``), its ``clock`` started at the commit. ``False`` (nothing written) when the
+        invite was used already, or the seat taken (here or by another server process), or the
+        game is over; else the started clock, or ``True``."""
+        held = (SEATS.c.token_hash.is_(None) if invite_hash is None
+                else SEATS.c.token_hash == invite_hash)
         try:
             with self._transaction(f"game {game_id}: cannot store the arrival") as db:
                 moment = now()
                 claimed = db.execute(update(SEATS)
                                      .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat,
-                                            SEATS.c.token_hash == invite_hash,
-                                            SEATS.c.joined.is_(False))
+                                            held, SEATS.c.joined.is_(False))
                                      .values(token_hash=token_hash, joined=True,
                                              player_id=player_id, seen=moment,
                                              present=False)).rowcount
@@ -717,7 +801,7 @@ class Storage:
             with self._transaction("cannot delete the expired games") as db:
                 ids = list(db.scalars(chosen))
                 if ids:
-                    for rows in (EVENTS, SEATS):
+                    for rows in (EVENTS, CHAT, SEATS):
                         db.execute(delete(rows).where(rows.c.game_id.in_(ids)))
                     db.execute(delete(GAMES).where(GAMES.c.id.in_(ids)))
                     for game_id in ids:
@@ -773,12 +857,46 @@ class Storage:
                 {"game_id": game_id, "index": first_index + i, "seat": e.seat,
                  "action": e.action, "request_id": e.request_id} for i, e in enumerate(events)])
 
-    def _notify(self, db: Connection, game_id: str, version: int | None = None) -> None:
+    def add_chat(self, game_id: str, seat: int, line: str) -> ChatLine:
+        """Store a chat line of ``seat``; the other processes are sent the line itself."""
+        moment = now()
+        chat = ChatLine(seat, line, iso(moment))
+        with self._transaction(f"game {game_id}: cannot store the chat line") as db:
+            db.execute(insert(CHAT).values(game_id=game_id, seat=seat, text=line,
+                                           created=moment))
+            self._notify(db, game_id, chat=chat.to_json())
+        return chat
+
+    def set_muted(self, game_id: str, seat: int, muted: bool) -> None:
+        """Whether ``seat`` reads the other seat's chat."""
+        with self._transaction(f"game {game_id}: cannot store the mute") as db:
+            db.execute(update(SEATS).where(SEATS.c.game_id == game_id, SEATS.c.seat == seat)
+                       .values(muted=muted))
+            self._notify(db, game_id, muted=[seat, muted])
+
+    def _notify(self, db: Connection, game_id: str, version: int | None = None,
+                **news: Any) -> None:
         """Tell the other server processes, once this transaction commits (PostgreSQL)."""
         if self.notifies:
             db.execute(text("SELECT pg_notify(:channel, :payload)"),
                        {"channel": CHANNEL,
-                        "payload": notice_payload(game_id, self.origin, version)})
+                        "payload": notice_payload(game_id, self.origin, version, **news)})
+
+    def lobby_games(self, status: str, limit: int) -> list[LobbyGame]:
+        """The lobby's games (``open`` mode) of ``status``, the most recently changed first."""
+        with self._failures("cannot list the lobby's games"), Session(self.engine) as db:
+            games = list(db.scalars(select(GameRow)
+                                    .where(GameRow.mode == LOBBY_MODE, GameRow.status == status)
+                                    .order_by(GameRow.updated.desc()).limit(limit)))
+            names: dict[tuple[str, int], str] = {
+                (game_id, seat): name for game_id, seat, name in db.execute(
+                    select(SeatRow.game_id, SeatRow.seat, PlayerRow.name)
+                    .join(PlayerRow, PlayerRow.id == SeatRow.player_id)
+                    .where(SeatRow.game_id.in_([g.id for g in games])))}
+            return [LobbyGame(g.id, g.game, dict(g.options), g.status, g.rated,
+                              None if g.clock is None else Clock.from_json(g.clock).spec(),
+                              (names.get((g.id, 0)), names.get((g.id, 1))), iso(g.created),
+                              iso(g.updated)) for g in games]
 
     def games_for_tokens(self, token_hashes: Iterable[str]) -> list[GameSummary]:
         """The games whose seats these token hashes hold, the most recently updated first."""

@@ -26,7 +26,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, NoReturn, Protocol
@@ -39,12 +39,14 @@ from warboard.core.replay import seen_by, steps_as_seen
 from warboard.core.session import Session
 from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
+from warboard.server.chat import CHAT_MODES, Chat, clean
 from warboard.server.clocks import REAL, Clock, ClockError, iso_ms, ruled, time_loss
 from warboard.server.cluster import Notice, Peers
 from warboard.server.messages import (
     CreateGame,
     GameCreated,
     Refused,
+    SpectatorsMessage,
     ThinkingMessage,
     TooMany,
     encode,
@@ -53,7 +55,9 @@ from warboard.server.messages import (
 from warboard.server.metrics import Metrics
 from warboard.server.players import Player, Unauthorized
 from warboard.server.settings import ServerSettings
+from warboard.server.spectators import Audience
 from warboard.server.storage import (
+    ChatLine,
     EventData,
     GameData,
     GameSummary,
@@ -89,6 +93,7 @@ def stopped(clock: Clock, moment: datetime) -> Clock:
     """``clock`` stopped at ``moment`` (at the latest its deadline), the game over."""
     deadline = clock.deadline
     return clock.passed(moment if deadline is None else min(moment, deadline), None, None)
+SEAT_TAKEN = "this seat was taken already"
 
 
 class Subscriber(Protocol):
@@ -191,11 +196,14 @@ class Table:
 
     def __init__(self, data: GameData, storage: Storage, ai: AIRunner,
                  peers: Peers | None = None, game: Game | None = None,
-                 metrics: Metrics | None = None, settings: ServerSettings | None = None) -> None:
+                 metrics: Metrics | None = None, settings: ServerSettings | None = None,
+                 audience: Audience | None = None) -> None:
         self.id = data.id
         self.mode = data.mode
         self.seed = data.seed
         self.rated = data.rated
+        self.clock = data.clock
+        self.rematch = data.rematch
         self.game: Game = game if game is not None else make_game(data.game, data.options)
         self.seats = {s.seat: s for s in data.seats}
         # a result the server ruled rather than the engine: a resignation, an expiry, a flag,
@@ -206,6 +214,9 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None  # the running clock's flag
         self._flag_task: asyncio.Task[bool] | None = None
         self._presence: set[asyncio.Task[None]] = set()
+        self.chat = Chat(data.mode, self.seats, data.chat)
+        self.audience = audience if audience is not None else Audience()
+        self._telling: set[asyncio.Task[None]] = set()  # notices on their way to the others
         self.storage = storage
         self.ai = ai
         self.peers = peers if peers is not None else Peers()
@@ -290,6 +301,7 @@ class Table:
                 "players": self.players(), "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
                 "log": self.session.log(seat, last=None), "last": last,
+                "rematch": self.rematch, "spectators": self.audience.count(self.id),
                 **self._extras(seat, to_act)}
 
     def _legal_actions(self) -> list[dict[str, Any]]:
@@ -325,19 +337,95 @@ class Table:
     # ------------------------------------------------------------------ connections
 
     def subscribe(self, subscriber: Subscriber) -> None:
-        """Watch the table; the current state is sent first."""
+        """Watch the table; the current state is sent first (with the spectator count: the
+        others are told of a new spectator), then, to a seat whose chat has lines or is muted,
+        the chat."""
         first = not self._connected(subscriber.seat) if subscriber.seat is not None else False
         self.subscribers.add(subscriber)
+        if subscriber.seat is None:
+            self._count_spectators(subscriber)
         subscriber.send(encode(self.snapshot(subscriber.seat)))
         if first:
             self._mark_presence(subscriber.seat, True)
+        if subscriber.seat is not None and (self.chat.lines or self.chat.muted.get(
+                subscriber.seat)):
+            subscriber.send(encode(self.chat.history(subscriber.seat)))
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop watching; the log of a seat nobody watches any more is no longer kept."""
         self.subscribers.discard(subscriber)
+        if subscriber.seat is None:
+            self._count_spectators()
         if all(sub.seat != subscriber.seat for sub in self.subscribers):
             self.session.unfollow(subscriber.seat)
             self._mark_presence(subscriber.seat, False)
+
+    # ------------------------------------------------------------------ spectators
+
+    def _count_spectators(self, new: Subscriber | None = None) -> None:
+        """A spectator came (``new``, sent the count with its first state) or left: the new
+        count to everyone else here and to the other processes."""
+        here = sum(1 for sub in self.subscribers if sub.seat is None)
+        if self.audience.set(self.id, here):
+            self.tell_spectators(new)
+            self._tell_peers(self.peers.spectators(self.id, here))
+
+    def tell_spectators(self, skip: Subscriber | None = None) -> None:
+        """Send everyone (but ``skip``) the spectator count (it changed)."""
+        text = encode(SpectatorsMessage(count=self.audience.count(self.id))
+                      .model_dump(mode="json"))
+        for sub in list(self.subscribers):
+            if sub is not skip:
+                sub.send(text)
+
+    def _tell_peers(self, telling: Coroutine[Any, Any, None]) -> None:
+        """Send the other processes a notice, without waiting for it."""
+        task = asyncio.get_running_loop().create_task(telling)
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    # ------------------------------------------------------------------ chat
+
+    async def say(self, seat: int | None, text: str) -> None:
+        """A chat line from ``seat``: stored, then sent to the seats that read it."""
+        refusal = self.chat.refusal(seat)
+        if refusal is not None:
+            raise Refused(refusal, 403)
+        assert seat is not None
+        line = clean(text)
+        try:
+            chat = await self.storage.write(self.storage.add_chat, self.id, seat, line)
+        except StorageError as exc:
+            raise self._failed("the chat line", exc) from None
+        self.heard(chat)
+
+    def heard(self, line: ChatLine) -> None:
+        """A chat line stored here or by another server process."""
+        self.chat.heard(line)
+        for sub in list(self.subscribers):
+            if self.chat.reads(sub.seat, line):
+                sub.send(encode(self.chat.one(line.seat, line)))
+
+    async def mute(self, seat: int | None, muted: bool) -> None:
+        """``seat`` stops (or starts again) reading the other's chat."""
+        refusal = self.chat.refusal(seat)
+        if refusal is not None:
+            raise Refused(refusal, 403)
+        assert seat is not None
+        try:
+            await self.storage.write(self.storage.set_muted, self.id, seat, muted)
+        except StorageError as exc:
+            raise self._failed("the mute", exc) from None
+        self.muted(seat, muted)
+
+    def muted(self, seat: int, muted: bool) -> None:
+        """``seat`` muted or unmuted the other (here or in another server process): its
+        connections are sent the chat as it reads it now."""
+        self.chat.muted[seat] = muted
+        text = encode(self.chat.history(seat))
+        for sub in list(self.subscribers):
+            if sub.seat == seat:
+                sub.send(text)
 
     def _broadcast(self) -> None:
         """Send every subscriber its seat's state, made and encoded once per seat."""
@@ -373,29 +461,59 @@ class Table:
         async with self.lock:
             if self.seat_of(token) != seat or self.seats[seat].joined:
                 return seat, None  # taken while this waited for the lock (seat_of refuses)
-            fresh = tokens.new_token()
-            player_id = player.id if player is not None else None
-            seats = {**self.seats, seat: replace(self.seats[seat], joined=True, seen=now(),
-                                                 token_hash=tokens.hash_token(fresh),
-                                                 player_id=player_id)}
-            status = self._status(seats)
-            # the clock starts with the game
-            clock = self._passed(now(), None, status, self.state.current_player())
-            try:
-                claimed = await self.storage.write(
-                    self.storage.claim_seat, self.id, seat, self.seats[seat].token_hash,
-                    seats[seat].token_hash, status, self.version, clock, player_id)
-            except StorageError as exc:
-                raise self._failed("your arrival", exc) from None
-            if not claimed:  # another server process let someone in first
-                await self._catch_up()
-                raise Refused(NO_SEAT, 403)
-            self.seats = seats
-            if isinstance(claimed, Clock):
-                self.clock = claimed
-                self.arm()
-            self._broadcast()
+            # another server process may let someone in first
+            fresh = await self._claim(seat, self.seats[seat].token_hash,
+                                      player.id if player is not None else None,
+                                      Refused(NO_SEAT, 403))
         return seat, fresh
+
+    async def _claim(self, seat: int, invite_hash: str | None, player_id: str | None,
+                     taken: Refused) -> str:
+        """Give ``seat`` (its invite's hash ``invite_hash``, ``None`` for a seat with no token
+        yet) a new token and ``player_id``, stored first: the token. ``taken`` is raised when
+        someone else took it first, in another server process. The clock starts with the
+        game. Call with the lock held."""
+        fresh = tokens.new_token()
+        seats = {**self.seats, seat: replace(self.seats[seat], joined=True, seen=now(),
+                                             token_hash=tokens.hash_token(fresh),
+                                             player_id=player_id)}
+        status = self._status(seats)
+        clock = self._passed(now(), None, status, self.state.current_player())
+        try:
+            claimed = await self.storage.write(
+                self.storage.claim_seat, self.id, seat, invite_hash, seats[seat].token_hash,
+                status, self.version, clock, player_id)
+        except StorageError as exc:
+            raise self._failed("your arrival", exc) from None
+        if not claimed:
+            await self._catch_up()
+            raise taken
+        self.seats = seats
+        if isinstance(claimed, Clock):
+            self.clock = claimed
+            self.arm()
+        self._broadcast()
+        return fresh
+
+    async def take(self, seat: int, player_id: str | None) -> str:
+        """Take ``seat``, one that has no token yet (an open game's, a rematch's), for
+        ``player_id``: its new token. ``Refused`` (409) when it is taken, here or in another
+        server process."""
+        async with self.lock:
+            if self.seats[seat].token_hash is not None or self.status == OVER:
+                raise Refused(SEAT_TAKEN, 409)
+            return await self._claim(seat, None, player_id, Refused(SEAT_TAKEN, 409))
+
+    def created_for(self, seat: int, token: str) -> GameCreated:
+        """The answer that hands ``seat`` and its token to the player who now holds it."""
+        return GameCreated(id=self.id, game=self.game.name, mode=self.mode, seat=seat,
+                           token=token, url=f"/play/{self.id}#token={token}")
+
+    async def offered(self, rematch: str) -> None:
+        """This finished game's rematch was stored: its seats are told."""
+        async with self.lock:
+            self.rematch = rematch
+            self._broadcast()
 
     def _check_newcomer(self, seat: int, player: Player | None) -> None:
         """Refuse the seat of a rated game to anyone but a signed-in player who does not hold
@@ -817,6 +935,9 @@ class Table:
                                                          for s in self.seats.values()]:
             self.seats = {s.seat: s for s in data.seats}
             changed = True
+        if data.rematch != self.rematch:
+            self.rematch = data.rematch
+            changed = True
         if changed:
             self._broadcast()
         return changed
@@ -843,9 +964,16 @@ class Table:
                 return
 
     def notice(self, notice: Notice) -> None:
-        """What another process told about this game."""
+        """What another process told about this game (its spectators are counted already:
+        ``Tables``)."""
         if notice.thinking is not None:
             self._tell_all(ThinkingMessage(seat=notice.thinking).model_dump(mode="json"))
+        elif notice.spectators is not None:
+            self.tell_spectators()
+        elif notice.chat is not None:
+            self.heard(notice.chat)
+        elif notice.muted is not None:
+            self.muted(*notice.muted)
         elif notice.version is None or notice.version > self.version:
             self.request_refresh()
 
@@ -928,7 +1056,8 @@ class Table:
 
     async def close(self) -> None:
         self.disarm()
-        for task in (self._ai_task, self._refresh_task, self._flag_task, *self._presence):
+        for task in (self._ai_task, self._refresh_task, self._flag_task, *self._presence,
+                     *self._telling):
             if task is not None:
                 task.cancel()
 
@@ -947,6 +1076,7 @@ class Tables:
         self._loading = asyncio.Lock()
         self._ai_games: dict[str, list[Table]] = {}  # client -> its games against the computer
         self._tasks: list[asyncio.Task[None]] = []  # the expiry, the sweeper, the heartbeat
+        self.audience = Audience()
 
     def _check_ai_games(self, client: str) -> None:
         """Refuse (429) a new game against the computer to a client that has as many live
@@ -973,12 +1103,17 @@ class Tables:
         """A new game for ``client`` (the address asking) and ``player`` (when signed in, the
         creator's seat is theirs): its seats, its opening chance events, stored before it is
         answered. A rated game needs a signed-in player in each human seat: its creator now,
-        a friend when taking the seat (``Table.enter``); a hotseat game cannot be rated."""
+        a friend when taking the seat (``Table.enter``); a hotseat game cannot be rated. An
+        ``open`` game is a signed-in player's, and its other seat has no token until someone
+        takes it (``take``)."""
         if request.rated and request.mode == "hotseat":
             raise Refused("a hotseat game cannot be rated: both seats play on one device", 422)
         if request.rated and player is None:
             raise Refused("a rated game needs every human seat to be a signed-in player: sign "
                           "in (POST /api/players) and send 'Authorization: Bearer KEY'", 422)
+        if request.mode == "open" and player is None:
+            raise Unauthorized("an open game is posted by a signed-in player: sign in (POST "
+                               "/api/players) and send 'Authorization: Bearer KEY'")
         if request.mode == "ai":
             self._check_ai_games(client)
         try:
@@ -989,27 +1124,20 @@ class Tables:
             clock = None if request.clock is None else Clock.from_spec(request.clock.spec())
         except ClockError as exc:
             raise Refused(str(exc), 422) from None
-        mine, other = request.seat, 1 - request.seat
+        mine = random.randrange(2) if request.seat == "random" else request.seat
+        other = 1 - mine
         seat_tokens: dict[int, str] = {mine: tokens.new_token()}
-        if request.mode != "ai":
+        if request.mode in ("friend", "hotseat"):
             seat_tokens[other] = tokens.new_token()
         moment = now()
         seats = [SeatData(s, HUMAN, None, tokens.hash_token(seat_tokens[s]),
                           joined=s == mine or request.mode == "hotseat", seen=moment,
                           player_id=player.id if player is not None and s == mine else None)
                  if s in seat_tokens
+                 else SeatData(s, HUMAN) if request.mode == "open"
                  else SeatData(s, AI, request.ai_level, None, joined=True) for s in (0, 1)]
-        seed = tokens.new_seed()
-        start = game.new_initial_state()
-        events = [event for _, event in chance_events(game, start, seed, 0)]
-        data = GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
-                        mode=request.mode, seed=seed, status=PLAYING, result=None,
-                        created=moment, updated=moment, seats=seats, events=events,
-                        rated=request.rated, clock=clock)
-        table = Table(data, self.storage, self.ai, self.peers, game, self.metrics, self.settings)
-        table.creator = client
-        data.status = table.status
-        data.clock = table._passed(moment, None, data.status, start.current_player())
+        data = self._new_game(game, request.mode, seats, clock, request.rated)
+        table = self._table(data, game, client)
         try:
             table.clock = await self.storage.write(self.storage.create_game, data)
         except StorageError as exc:
@@ -1017,9 +1145,9 @@ class Tables:
         table.arm()
         log.info("game %s created: %s, %s", table.id, game.name, request.mode,
                  extra={"game_id": table.id, "game": game.name, "mode": request.mode})
+        self._keep(table)
         if request.mode == "ai":
             self._ai_games.setdefault(client, []).append(table)
-        self._keep(table)
         table.start_ai()
         link = f"/play/{table.id}#token="
         return GameCreated(
@@ -1028,6 +1156,88 @@ class Tables:
                     if request.mode == "hotseat" else None),
             invite=link + seat_tokens[other] if request.mode == "friend" else None,
             url=link + seat_tokens[mine])
+
+    @staticmethod
+    def _new_game(game: Game, mode: str, seats: list[SeatData],
+                  clock: Clock | None, rated: bool) -> GameData:
+        """A new game's data, with its opening chance events."""
+        seed = tokens.new_seed()
+        events = [event for _, event in chance_events(game, game.new_initial_state(), seed, 0)]
+        moment = now()
+        return GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
+                        mode=mode, seed=seed, status=PLAYING, result=None, created=moment,
+                        updated=moment, seats=seats, events=events, clock=clock, rated=rated)
+
+    def _table(self, data: GameData, game: Game, client: str) -> Table:
+        """The table of a new game ``client`` asked for (``data`` takes its status)."""
+        table = Table(data, self.storage, self.ai, self.peers, game, self.metrics,
+                      self.settings, self.audience)
+        table.creator = client
+        data.status = table.status
+        # the clock runs once the game is played (not while it waits for a player)
+        data.clock = table._passed(data.created, None, data.status,
+                                   table.state.current_player())
+        return table
+
+    async def take(self, game_id: str, player: Player) -> GameCreated:
+        """Take the open seat of the ``open`` game ``game_id`` for ``player`` (not its
+        poster): its token (exactly one taker gets it, whichever server process each asks)."""
+        table = await self.get(game_id)
+        if table.mode != "open":
+            raise Refused("only an open game's seat can be taken (a friend game's is the "
+                          "invite link's)", 409)
+        if any(seat.player_id == player.id for seat in table.seats.values()):
+            raise Refused("this is your own open game: it waits for another player", 409)
+        free = [s for s, data in table.seats.items()
+                if data.token_hash is None and data.player_id is None]
+        if not free:
+            raise Refused(SEAT_TAKEN, 409)
+        return table.created_for(free[0], await table.take(free[0], player.id))
+
+    async def rematch(self, game_id: str, token: str, client: str = "") -> GameCreated:
+        """The rematch of a finished game between two players, for the seat ``token`` holds:
+        the first of the two to ask offers it (a new game with the seats swapped, waiting for
+        the other), the other accepts it by asking too."""
+        old = await self.get(game_id)
+        seat = old.seat_of(token)  # 403 for a token of no seat here
+        assert seat is not None, "a token is never empty (TokenBody)"
+        if old.mode not in CHAT_MODES:
+            raise Refused("a rematch is for the seats of a game between two players on two "
+                          "devices", 409)
+        if old.status != OVER:
+            raise Refused("a rematch is offered once the game is over", 409)
+        mine = 1 - seat  # the seats are swapped
+        if old.rematch is None:
+            offered = await self._offer_rematch(old, mine, client)
+            if offered is not None:
+                return offered
+        new = await self.get(old.rematch or "")
+        if new.seats[mine].token_hash is not None:
+            raise Refused("you offered this rematch already: it waits for the other player", 409)
+        return new.created_for(mine, await new.take(mine, old.seats[seat].player_id))
+
+    async def _offer_rematch(self, old: Table, mine: int, client: str) -> GameCreated | None:
+        """Offer the rematch of ``old`` holding seat ``mine``; ``None`` when it was offered
+        first in another server process (``old`` then knows it)."""
+        fresh = tokens.new_token()
+        # the other seat is kept for the other player (the lobby's takers cannot have it)
+        seats = [SeatData(mine, HUMAN, None, tokens.hash_token(fresh), joined=True,
+                          player_id=old.seats[1 - mine].player_id),
+                 SeatData(1 - mine, HUMAN, player_id=old.seats[mine].player_id)]
+        clock = None if old.clock is None else Clock.from_spec(old.clock.spec())
+        data = self._new_game(old.game, old.mode, sorted(seats, key=lambda s: s.seat),
+                              clock, old.rated)
+        table = self._table(data, old.game, client)
+        try:
+            offered = await self.storage.write(self.storage.offer_rematch, old.id, data)
+        except StorageError as exc:
+            raise unavailable("the rematch could not be stored", exc) from None
+        if not offered:
+            await old.refresh()
+            return None
+        self._keep(table)
+        await old.offered(table.id)
+        return table.created_for(mine, fresh)
 
     async def get(self, game_id: str) -> Table:
         """The live table of ``game_id``, rebuilt from storage the first time. The computer
@@ -1045,7 +1255,7 @@ class Tables:
                     # off the event loop: the game's data files, the replay of its record
                     table = await asyncio.to_thread(Table, data, self.storage, self.ai,
                                                     self.peers, None, self.metrics,
-                                                    self.settings)
+                                                    self.settings, self.audience)
                     table.arm()
                     if self.peers.shared:
                         # a change stored while it was read was announced before the table
@@ -1146,6 +1356,8 @@ class Tables:
             await asyncio.sleep(seconds)
 
     def _notice(self, notice: Notice) -> None:
+        if notice.spectators is not None:  # counted for the lobby, in memory or not
+            self.audience.set(notice.game, notice.spectators, notice.origin)
         table = self._tables.get(notice.game)
         if table is not None:  # a game not in memory is read afresh when asked for
             table.notice(notice)

@@ -58,12 +58,29 @@ export const api = {
   transferIn: (code) => call("POST", "/api/players/transfer", { code }),
   player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
   leaderboard: (game) => call("GET", `/api/leaderboard/${encodeURIComponent(game)}`),
+  take: (id) => call("POST", `/api/games/${encodeURIComponent(id)}/take`),
+  rematch: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { token }),
 };
+
+/** GET /api/lobby, sending the ETag of the listing already held: the new listing, or null
+ * when it has not changed. */
+export async function lobbyListing(etag) {
+  let res;
+  try {
+    res = await fetch("/api/lobby", { headers: etag ? { "If-None-Match": etag } : {} });
+  } catch {
+    throw new ApiError(0, "The server cannot be reached.");
+  }
+  if (res.status === 304) return null;
+  if (!res.ok) throw new ApiError(res.status, `${res.status} ${res.statusText}`);
+  return { listing: await res.json(), etag: res.headers.get("ETag") };
+}
 
 /**
  * One seat's live connection to a game. Reconnects after a drop (the server sends the full
  * state on every connect, so nothing is lost). Callbacks: onState(msg), onThinking(msg),
- * onError(msg), onSeatToken(token), onStatus("open" | "closed" | "refused").
+ * onError(msg), onSeatToken(token), onStatus("open" | "closed" | "refused"), onChat(msg),
+ * onSpectators(count).
  */
 export class GameSocket {
   constructor(id, token, handlers) {
@@ -107,6 +124,10 @@ export class GameSocket {
         this.h.onSeatToken?.(msg.seat_token);
       } else if (msg.type === "thinking") {
         this.h.onThinking?.(msg);
+      } else if (msg.type === "chat") {
+        this.h.onChat?.(msg);
+      } else if (msg.type === "spectators") {
+        this.h.onSpectators?.(msg.count);
       } else if (msg.type === "error") {
         this.pending.delete(msg.request_id);
         this.h.onError?.(msg);
@@ -140,6 +161,14 @@ export class GameSocket {
   /** Claim the game ("win" or "draw") from an opponent who left a real-time game. */
   claim(outcome) {
     this.send({ type: "claim", outcome });
+  }
+
+  say(text) {
+    this.send({ type: "chat", text });
+  }
+
+  mute(muted) {
+    this.send({ type: "mute", muted });
   }
 
   send(msg) {

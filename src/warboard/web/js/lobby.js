@@ -2,6 +2,7 @@
 
 import { api } from "./api.js";
 import { h, mount } from "./dom.js";
+import { lobbyLists } from "./lobbylist.js";
 import { allTokens, forgetGame, getPlayer, rememberGame } from "./store.js";
 import { loadRuleset, resultText, seatName } from "./units.js";
 
@@ -41,6 +42,12 @@ export function showLobby(root) {
         " or the hex wargame ", h("em", {}, "Hold the Line"),
         " against the computer, a friend on another device, or a friend on this screen. ",
         h("a", { href: "/rules" }, "How to play"), ".")),
+    lobbyLists((level) => {
+      form.querySelector("#mode-ai").checked = true;
+      form.querySelector("#ai-level").value = level;
+      form.dispatchEvent(new Event("change"));
+      form.querySelector("button[type=submit]").focus();
+    }),
     h("div", { class: "lobby-grid" },
       h("section", { class: "panel new-game", "aria-labelledby": "new-game-h" },
         h("h2", { id: "new-game-h" }, "New game"), form),
@@ -76,14 +83,16 @@ function newGameForm() {
       h("div", { class: "choices three" },
         radio("mode", "ai", "Computer", true),
         radio("mode", "friend", "A friend", false, "by invite link"),
-        radio("mode", "hotseat", "Hot-seat", false, "two players, this screen")),
+        radio("mode", "hotseat", "Hot-seat", false, "two players, this screen"),
+        getPlayer() ? radio("mode", "open", "Anyone", false, "an open game in the lobby") : null),
       h("div", { class: "field ai-only" }, h("label", { for: "ai-level" }, "Computer level"), level),
       h("div", { class: "field" }, h("label", { for: "clock" }, "Clock"),
         h("select", { name: "clock", id: "clock" }, CLOCKS.map(([v, t]) => h("option", { value: v }, t))))),
     h("fieldset", { class: "seat-field" }, h("legend", {}, "Your side"),
-      h("div", { class: "choices two" },
+      h("div", { class: "choices three" },
         radio("seat", "0", "South", true, "blue, base at the bottom"),
-        radio("seat", "1", "North", false, "red, base at the top")),
+        radio("seat", "1", "North", false, "red, base at the top"),
+        radio("seat", "random", "Either", false, "drawn at random")),
       h("p", { class: "hint seat-hint" }, "Who moves first is drawn at random.")),
     h("fieldset", { class: "cards-only" }, h("legend", {}, "Options"),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "quick_start", id: "quick-start" }),
@@ -116,7 +125,8 @@ function newGameForm() {
       const dog = [Number(d.get("dog0")), Number(d.get("dog1"))];
       if (dog[0] || dog[1]) options.damaged_ogres = dog;
     }
-    const body = { game, options, mode, seat: mode === "hotseat" ? 0 : Number(d.get("seat")) };
+    const seat = d.get("seat") === "random" ? "random" : Number(d.get("seat"));
+    const body = { game, options, mode, seat: mode === "hotseat" ? 0 : seat };
     if (mode === "ai") body.ai_level = d.get("ai_level");
     if (d.get("rated") === "on" && mode !== "hotseat") body.rated = true;
     const clock = clockSpec(d.get("clock"));

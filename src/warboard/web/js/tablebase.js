@@ -7,7 +7,8 @@
 import { api, GameSocket } from "./api.js";
 import { Clocks } from "./clocks.js";
 import { copyText, h, mount } from "./dom.js";
-import { rememberGame } from "./store.js";
+import { Social } from "./social.js";
+import { getGame, rememberGame } from "./store.js";
 import { toast } from "./toast.js";
 
 const END_LINE = /wins|Draw|Game over/;
@@ -48,16 +49,26 @@ export class TableBase {
   connect(first, { stale, onRefused = () => {} }) {
     const seats = this.hotseat ? [0, 1] : [first.seat];
     this.sockets = {};
+    // the spectator count and the chat, beside the table's own panels (never redrawn by it)
+    this.social = new Social({ mode: this.hotseat ? "hotseat" : this.mode, seat: first.seat,
+      socket: () => this.socket() });
+    this.social.spectators(first.spectators || 0);
+    this.el.extra.after(this.social.el);
     for (const seat of seats) {
       const token = this.hotseat ? this.entry.tokens[seat] : this.entry.token;
       const k = seat ?? "spectator";
       this.sockets[k] = new GameSocket(this.id, seat === null || seat === undefined ? null : token, {
-        onState: (msg) => this.onState(k, msg),
+        onState: (msg) => {
+          this.social.spectators(msg.spectators ?? 0);
+          this.onState(k, msg);
+        },
         onSeatToken: (seatToken) => rememberGame(this.id, { token: seatToken }),
         onThinking: (msg) => {
           this.thinking = msg.seat;
           this.render();
         },
+        onChat: (msg) => this.social.chat(msg),
+        onSpectators: (count) => this.social.spectators(count),
         onError: (msg) => {
           this.busy = false;
           toast(msg.message || "Refused by the server", "error");
@@ -112,6 +123,7 @@ export class TableBase {
       return `vs AI · ${ai.replace(/^ai:?/, "") || "computer"}`;
     }
     if (this.mode === "friend") return "vs a friend";
+    if (this.mode === "open") return "vs a player";
     return this.mode === "hotseat" ? "hot-seat" : this.mode;
   }
 
@@ -141,9 +153,36 @@ export class TableBase {
     }
     if (over) {
       parts.push(h("div", { class: "over-links panel" }, h("strong", {}, "Game over. "),
-        replay ? this.replayLink() : null, h("a", { class: "btn primary", href: "/" }, "New game")));
+        replay ? this.replayLink() : null, this.rematchButton(msg),
+        h("a", { class: "btn primary", href: "/" }, "New game")));
     }
     mount(this.el.extra, ...parts);
+  }
+
+  /** Offer a rematch (seats swapped), accept the other's, or open the one this browser holds:
+   * for the seats of a game between two players on two devices. */
+  rematchButton(msg) {
+    const token = getGame(this.id)?.token;
+    if (this.hotseat || !["friend", "open"].includes(this.mode) || msg.seat === null || !token) {
+      return null;
+    }
+    if (msg.rematch && getGame(msg.rematch)) {
+      return h("a", { class: "btn rematch", href: `/play/${encodeURIComponent(msg.rematch)}` },
+        "Open the rematch");
+    }
+    const label = msg.rematch ? "Accept the rematch" : "Offer a rematch";
+    return h("button", { type: "button", class: "btn rematch", onclick: async (ev) => {
+      ev.target.disabled = true;
+      try {
+        const res = await api.rematch(this.id, token);
+        rememberGame(res.id, { game: res.game, mode: res.mode, seat: res.seat, token: res.token,
+          created: new Date().toISOString() });
+        location.assign(`/play/${encodeURIComponent(res.id)}`);
+      } catch (e) {
+        toast(`No rematch: ${e.message}`, "error");
+        ev.target.disabled = false;
+      }
+    } }, label);
   }
 
   replayLink() {
