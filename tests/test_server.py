@@ -165,8 +165,9 @@ class Player:
         return message
 
     def next_state(self) -> dict[str, Any]:
+        # the computer's "thinking" and a change of the spectator count may come between
         while (message := self.receive())["type"] != "state":
-            assert message["type"] == "thinking", message
+            assert message["type"] in ("thinking", "spectators"), message
         return message
 
     def next_turn(self) -> dict[str, Any]:
