@@ -1,13 +1,13 @@
 """The server's CPU time per play on the play path, in one process and without the network.
 
-    PYTHONPATH=src python benchmarks/play_cpu.py [--games 200] [--plays 4000] [--game hill218]
+    PYTHONPATH=src python benchmarks/play_cpu.py [--games 20] [--plays 4000] [--game hill218]
 
 Opens ``--games`` friend games on a ``Tables`` with real SQLite storage (a temporary file), each
 seat watched by a subscriber that keeps the last text it was sent, and plays random legal
 actions round-robin over the games: each play is the client's message text, read as a
-WebSocket message is (the per-client message limit of the game's own address, then
+WebSocket message is (the per-client message limit of one of 200 addresses, then
 ``parse_client_message`` and ``Table.play``), and the states both seats are sent. A finished
-game is replaced by a new one (not timed). It prints the process CPU time per play (the
+game is replaced by a new one (not timed); ``--seed`` makes the same games every time. It prints the process CPU time per play (the
 writer thread's included), which unlike the load test's latency hardly depends on what else
 the machine runs.
 """
@@ -23,12 +23,16 @@ import time
 import uuid
 from pathlib import Path
 
+from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.messages import CreateGame, PlayMessage, parse_client_message
 from warboard.server.quotas import Quotas
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage
 from warboard.server.tables import OVER, Table, Tables
+
+
+CLIENTS = 200
 
 
 class Seat:
@@ -70,18 +74,21 @@ async def play_once(table: Table, seats: list[Seat], quotas: Quotas, client: str
 
 async def run(games: int, plays: int, game: str, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
+    # the same games in every run, so that runs compare (the server draws a random seed)
+    tokens.new_seed = lambda: rng.getrandbits(63)
     with tempfile.TemporaryDirectory() as folder:
         storage = Storage(f"sqlite:///{Path(folder) / 'bench.db'}")
         settings = ServerSettings()
         tables = Tables(storage, AIRunner(0), settings=settings)
         quotas = Quotas(settings)
         live = [await open_game(tables, game) for _ in range(games)]
-        clients = [f"127.1.{i // 250}.{i % 250 + 1}" for i in range(games)]
+        # the load test's 200 clients, in turn (one per game there, within their limits here)
+        clients = [f"127.1.{i // 250}.{i % 250 + 1}" for i in range(CLIENTS)]
         done, timed, started_cpu, started = 0, 0.0, time.process_time(), time.perf_counter()
         while done < plays:
             i = done % games
             table, seats = live[i]
-            if await play_once(table, seats, quotas, clients[i], rng):
+            if await play_once(table, seats, quotas, clients[done % CLIENTS], rng):
                 done += 1
                 continue
             paused = time.process_time()
@@ -97,7 +104,7 @@ async def run(games: int, plays: int, game: str, seed: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--plays", type=int, default=4000)
     parser.add_argument("--game", default="hill218")
     parser.add_argument("--seed", type=int, default=1)
