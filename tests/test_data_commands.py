@@ -28,6 +28,7 @@ from test_server import start_serve
 from test_server_cluster import URL as CLUSTER_URL
 from test_server_cluster import admin_connection, create_database
 from warboard.cli import main
+from warboard.server import schema
 from warboard.server.ai_runner import AIRunner
 from warboard.server.messages import CreateGame
 from warboard.server.paths import default_database_url
@@ -50,8 +51,9 @@ def test_the_default_database_is_in_the_user_data_folder(tmp_path: Path,
     assert main(["db", "upgrade"]) == 0
     assert main(["db", "current", "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert json.loads(lines[-1]) == {"database": f"sqlite:///{path}", "revision": "0001",
-                                     "head": "0001", "status": "current"}
+    assert json.loads(lines[-1]) == {"database": f"sqlite:///{path}",
+                                     "revision": schema.head(), "head": schema.head(),
+                                     "status": "current"}
 
 
 def test_db_current_makes_no_database_where_there_is_none(tmp_path: Path, capsys: Any) -> None:
@@ -130,7 +132,8 @@ def test_a_backup_taken_while_a_server_writes_restores_and_plays_on(tmp_path: Pa
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(TIMEOUT)
     assert done.returncode == 0, done.stderr
-    assert f"backed up into {copy}: a database at revision 0001 (head)" in done.stdout
+    assert (f"backed up into {copy}: a database at revision {schema.head()} (head)"
+            in done.stdout)
     assert after > before  # the server went on writing while the backup ran
     with closing(sqlite3.connect(copy)) as db:
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]

@@ -392,3 +392,24 @@ def test_picker_asks_for_the_hits_in_order(tab):
     assert out["done"] == legal[2]
     assert out["direct"] == legal[3]
     assert out["strikeTargets"] == [[2, 1]] and out["strike"] == legal[4]
+
+
+def test_clocks_count_down_and_a_waiting_game_shows_in_the_title(tab, server):
+    """A hot-seat game on a clock: both clocks on the table, the running one counting down; a
+    correspondence game waiting for this browser's move: the header's badge and "(1)" in the
+    title."""
+    page = tab.page
+    tab.goto("/")
+    page.select_option("#clock", "300+3")
+    start_game(page, mode="hotseat")
+    clocks = page.locator(".clocks .clock")
+    expect(clocks).to_have_count(2)
+    running = page.locator(".clocks .clock.running .clock-time")
+    first = running.inner_text()
+    expect(running).not_to_have_text(first, timeout=5_000)  # it counts down
+    assert page.locator(".clocks .clock:not(.running) .clock-time").inner_text() == "5:00"
+    tab.goto("/")
+    page.select_option("#clock", "1d")
+    start_game(page, mode="hotseat")  # one of its seats is to move: 1 waiting
+    expect(page.locator(".waiting-badge")).to_have_text("1 waiting")
+    expect(page).to_have_title(re.compile(r"^\(1\) "))

@@ -12,10 +12,12 @@ import asyncio
 import logging
 import time
 from contextlib import suppress
+from datetime import datetime
 
 from fastapi import WebSocket
 
 from warboard.server.messages import (
+    ClaimMessage,
     PlayMessage,
     Refused,
     TooMany,
@@ -25,6 +27,7 @@ from warboard.server.messages import (
     parse_client_message,
 )
 from warboard.server.quotas import Quotas
+from warboard.server.storage import now
 from warboard.server.tables import Table
 
 log = logging.getLogger("warboard.server")
@@ -75,6 +78,7 @@ class Connection:
     async def _read(self) -> None:
         while True:
             event = await self.websocket.receive()
+            received = now()  # the seat's clock stops here: what follows is the server's time
             if event["type"] == "websocket.disconnect":
                 return
             text = event.get("text")
@@ -91,15 +95,15 @@ class Connection:
                 self.send(encode(error_message(refusal.message)))
                 await asyncio.sleep(wait)
                 continue
-            await self._timed(text)
+            await self._timed(text, received)
 
-    async def _timed(self, text: str) -> None:
+    async def _timed(self, text: str, received: datetime) -> None:
         """Handle one message, counted and timed by game (``Metrics``)."""
         game, metrics = self.table.game.name, self.table.metrics
         where = {"game_id": self.table.id, "seat": self.seat}
         started = time.perf_counter()
         try:
-            await self._handle(text)
+            await self._handle(text, received)
         except Refused as exc:
             metrics.errors.labels(game, "refused").inc()
             log.info("game %s: seat %s refused: %s", self.table.id, self.seat, exc.message,
@@ -113,16 +117,19 @@ class Connection:
         finally:
             metrics.play_seconds.labels(game).observe(time.perf_counter() - started)
 
-    async def _handle(self, text: str) -> None:
+    async def _handle(self, text: str, received: datetime) -> None:
         message = parse_client_message(text)
         try:
             if isinstance(message, PlayMessage):
                 await self.table.play(self.seat, message.action, message.version,
-                                      message.request_id)
+                                      message.request_id, received)
             elif isinstance(message, UndoMessage):
-                await self.table.undo(self.seat, message.version, message.request_id)
+                await self.table.undo(self.seat, message.version, message.request_id,
+                                      received)
+            elif isinstance(message, ClaimMessage):
+                await self.table.claim(self.seat, message.outcome, received)
             else:
-                await self.table.resign(self.seat)
+                await self.table.resign(self.seat, received)
         except Refused as exc:
             exc.request_id = message.request_id
             raise

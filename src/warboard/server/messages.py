@@ -58,6 +58,29 @@ class _Strict(BaseModel):
 
 # ----------------------------------------------------------------------------- client → server
 
+MAX_CLOCK_SECONDS = 24 * 3600  # the longest real-time clock (initial time, increment)
+MAX_CLOCK_DAYS = 14  # the longest correspondence turn (well within idle_expiry_days)
+
+
+class RealClock(_Strict):
+    """Real time: ``initial`` seconds each, ``increment`` more each turn (Fischer)."""
+
+    initial: float = Field(gt=0, le=MAX_CLOCK_SECONDS)
+    increment: float = Field(default=0, ge=0, le=MAX_CLOCK_SECONDS)
+
+    def spec(self) -> dict[str, float]:
+        return {"initial": self.initial, "increment": self.increment}
+
+
+class CorrespondenceClock(_Strict):
+    """Correspondence: ``days`` for each turn (fractions allowed)."""
+
+    days: float = Field(gt=0, le=MAX_CLOCK_DAYS)
+
+    def spec(self) -> dict[str, float]:
+        return {"days": self.days}
+
+
 class CreateGame(_Strict):
     """``POST /api/games``."""
 
@@ -66,6 +89,7 @@ class CreateGame(_Strict):
     mode: Literal["ai", "friend", "hotseat"] = "ai"
     ai_level: Level = "medium"
     seat: Literal[0, 1] = 0
+    clock: RealClock | CorrespondenceClock | None = None
 
 
 class PlayMessage(_Strict):
@@ -88,10 +112,18 @@ class UndoMessage(_Strict):
     request_id: RequestId
 
 
-ClientMessage = PlayMessage | ResignMessage | UndoMessage
+class ClaimMessage(_Strict):
+    """Claim the game (``win`` or ``draw``) from an opponent who left a real-time game."""
+
+    type: Literal["claim"]
+    outcome: Literal["win", "draw"]
+    request_id: RequestId | None = None
+
+
+ClientMessage = PlayMessage | ResignMessage | UndoMessage | ClaimMessage
 
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
-    "play": PlayMessage, "resign": ResignMessage, "undo": UndoMessage}
+    "play": PlayMessage, "resign": ResignMessage, "undo": UndoMessage, "claim": ClaimMessage}
 
 
 # ----------------------------------------------------------------------------- server → client
@@ -119,6 +151,7 @@ class GameState(BaseModel):
     last: LastDecision | None
     hints: list[dict[str, Any]] | None = None  # parallel to legal, for games with action_hints
     undo: bool = False  # this seat may take back its last decision now
+    clocks: dict[str, Any] | None = None  # the game's clocks (``Clock.message``, ``claim``)
     # only over HTTP, to the first user of an invite: the seat's own token from now on
     seat_token: str | None = None
 

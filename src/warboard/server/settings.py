@@ -106,6 +106,14 @@ class ServerSettings(BaseSettings):
     expiry_interval_minutes: float = Field(
         default=10.0, gt=0,
         description="how often expired games are looked for")
+    clock_sweep_seconds: float = Field(
+        default=5.0, gt=0,
+        description="how often each server process looks for clocks out of time in the games it "
+                    "does not hold (the games it holds have a timer of their own)")
+    abandon_grace_seconds: float = Field(
+        default=60.0, gt=0,
+        description="in a game on a real-time clock, the opponent of a player whose connections "
+                    "have all been closed this long may claim the win or a draw")
     max_header_bytes: int = Field(
         default=16 * 1024, ge=1024,
         description="the largest request line and headers read (431 beyond)")

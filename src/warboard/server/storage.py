@@ -69,6 +69,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from warboard.core.errors import WarboardError
 from warboard.server import schema
+from warboard.server.clocks import Clock
 
 log = logging.getLogger("warboard.server")
 
@@ -120,7 +121,8 @@ class Base(DeclarativeBase):
 
 class GameRow(Base):
     __tablename__ = "games"
-    __table_args__ = (Index("games_status_updated", "status", "updated"),)
+    __table_args__ = (Index("games_status_updated", "status", "updated"),
+                      Index("games_deadline", "deadline"))
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -131,6 +133,12 @@ class GameRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # the clocks (``Clock.to_json``), when the game has them; ``deadline``: when the running
+    # one's flag falls (``None`` when none runs), set with ``clock_version``, the game's
+    # version then: the flag falls only if neither changed since it was read (``flag_game``)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    clock_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):
@@ -142,6 +150,10 @@ class SeatRow(Base):
     ai_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     joined: Mapped[bool] = mapped_column(default=False)  # its token has been used
+    # presence (docs/server-api.md#presence): when a socket of the seat was last known open,
+    # and whether one was then (written on connect, on disconnect and by heartbeats)
+    seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    present: Mapped[bool | None] = mapped_column(nullable=True)
 
 
 class EventRow(Base):
@@ -169,6 +181,8 @@ class SeatData:
     ai_level: str | None = None
     token_hash: str | None = None
     joined: bool = False
+    seen: datetime | None = None
+    present: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,6 +209,7 @@ class GameData:
     updated: datetime
     seats: list[SeatData] = field(default_factory=list)
     events: list[EventData] = field(default_factory=list)
+    clock: Clock | None = None
 
 
 @dataclass(frozen=True)
@@ -209,6 +224,7 @@ class GameSummary:
     result: dict[str, Any] | None
     created: str
     updated: str
+    clock: dict[str, Any] | None = None  # ``Clock.message``: whose clock runs, the deadline
 
 
 def shown_url(url: str) -> str:
@@ -402,8 +418,9 @@ class Storage:
         with self._failures(what), self.engine.begin() as db:
             yield db
 
-    def create_game(self, game: GameData) -> None:
-        """Store a new game with its seats and first events (one transaction)."""
+    def create_game(self, game: GameData) -> Clock | None:
+        """Store a new game with its seats and first events (one transaction); its clock, if
+        any, started at the commit (``clock.running``: the seat to act, if it is playing)."""
         with self._transaction(f"game {game.id}: cannot store the new game") as db:
             db.execute(insert(GAMES).values(
                 id=game.id, game=game.game, options=game.options, mode=game.mode,
@@ -411,8 +428,23 @@ class Storage:
                 updated=game.updated))
             db.execute(insert(SEATS), [{"game_id": game.id, "seat": s.seat, "kind": s.kind,
                                         "ai_level": s.ai_level, "token_hash": s.token_hash,
-                                        "joined": s.joined} for s in game.seats])
+                                        "joined": s.joined, "seen": s.seen,
+                                        "present": s.present} for s in game.seats])
             self._insert_events(db, game.id, 0, game.events)
+            return self._set_clock(db, game.id, len(game.events), game.clock)
+
+    @staticmethod
+    def _set_clock(db: Connection, game_id: str, version: int,
+                   clock: Clock | None) -> Clock | None:
+        """Start ``clock`` now (the end of the transaction, as near its commit as can be) and
+        store it with its deadline and the game's ``version``."""
+        if clock is None:
+            return None
+        clock = clock.start(now())
+        db.execute(update(GAMES).where(GAMES.c.id == game_id)
+                   .values(clock=clock.to_json(), deadline=clock.deadline,
+                           clock_version=version))
+        return clock
 
     def load_game(self, game_id: str, first_event: int = 0) -> GameData | None:
         """A stored game, with its events from index ``first_event`` on (all by default)."""
@@ -429,15 +461,18 @@ class Storage:
                 id=row.id, game=row.game, options=dict(row.options), mode=row.mode,
                 seed=row.seed, status=row.status, result=row.result, created=row.created,
                 updated=row.updated,
-                seats=[SeatData(s.seat, s.kind, s.ai_level, s.token_hash, s.joined)
-                       for s in seats],
-                events=[EventData(e.seat, e.action, e.request_id) for e in events])
+                seats=[SeatData(s.seat, s.kind, s.ai_level, s.token_hash, s.joined, s.seen,
+                                bool(s.present)) for s in seats],
+                events=[EventData(e.seat, e.action, e.request_id) for e in events],
+                clock=None if row.clock is None else Clock.from_json(row.clock))
 
     def append_events(self, game_id: str, first_index: int, events: Sequence[EventData],
-                      status: str, result: dict[str, Any] | None) -> None:
+                      status: str, result: dict[str, Any] | None,
+                      clock: Clock | None = None) -> Clock | None:
         """Add events ``first_index``, ``first_index + 1``, ... in one transaction, with the
-        game's result and its status when it is now ``over``; ``StorageConflict`` (and nothing
-        written) when an index or a request id is taken already, or the game is over.
+        game's result and its status when it is now ``over``, and its ``clock`` started at the
+        commit (the clock is answered); ``StorageConflict`` (and nothing written) when an index
+        or a request id is taken already, or the game is over.
 
         The game's row is updated first: it stays locked until the commit, so two writers of
         one game queue there, and the second finds the first one's events (or its end) and
@@ -451,16 +486,23 @@ class Storage:
                 raise StorageConflict(f"game {game_id}: the game is over (or gone); "
                                       f"event {first_index} is not stored")
             self._insert_events(db, game_id, first_index, events)
+            started = self._set_clock(db, game_id, first_index + len(events), clock)
             self._notify(db, game_id, first_index + len(events))
+        return started
 
     def update_game(self, game_id: str, status: str, result: dict[str, Any] | None,
-                    joined_seat: int | None = None) -> bool:
-        """Set a game's status and result, and mark a seat as joined. A finished game keeps
-        its status and result: then only the seat is marked, and the answer is ``False``."""
+                    joined_seat: int | None = None, clock: Clock | None = None) -> bool:
+        """Set a game's status and result (and its stopped ``clock`` when it is now over), and
+        mark a seat as joined. A finished game keeps its status and result: then only the
+        seat is marked, and the answer is ``False``."""
         with self._transaction(f"game {game_id}: cannot store its status") as db:
+            ended: dict[str, Any] = {"deadline": None} if status == OVER else {}
+            if clock is not None:
+                ended["clock"] = clock.to_json()
             changed = db.execute(update(GAMES)
                                  .where(GAMES.c.id == game_id, GAMES.c.status != OVER)
-                                 .values(status=status, result=result, updated=now())).rowcount
+                                 .values(status=status, result=result, updated=now(),
+                                         **ended)).rowcount
             if joined_seat is not None:
                 db.execute(update(SEATS)
                            .where(SEATS.c.game_id == game_id, SEATS.c.seat == joined_seat)
@@ -469,26 +511,86 @@ class Storage:
         return bool(changed)
 
     def claim_seat(self, game_id: str, seat: int, invite_hash: str, token_hash: str,
-                   status: str) -> bool:
+                   status: str, version: int, clock: Clock | None = None) -> Clock | bool:
         """The first use of a seat's invite: the seat now holds ``token_hash`` instead, is
-        joined, and the game has ``status``. ``False`` (nothing written) when the invite was
-        used already (here or by another server process) or the game is over."""
+        joined, and the game has ``status`` (at ``version``), its ``clock`` started at the
+        commit. ``False`` (nothing written) when the invite was used already (here or by
+        another server process) or the game is over; else the started clock, or ``True``."""
         try:
             with self._transaction(f"game {game_id}: cannot store the arrival") as db:
+                moment = now()
                 claimed = db.execute(update(SEATS)
                                      .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat,
                                             SEATS.c.token_hash == invite_hash,
                                             SEATS.c.joined.is_(False))
-                                     .values(token_hash=token_hash, joined=True)).rowcount
+                                     .values(token_hash=token_hash, joined=True, seen=moment,
+                                             present=False)).rowcount
                 running = db.execute(update(GAMES)
                                      .where(GAMES.c.id == game_id, GAMES.c.status != OVER)
-                                     .values(status=status, updated=now())).rowcount
+                                     .values(status=status, updated=moment)).rowcount
                 if not (claimed and running):
                     raise _RolledBack
+                started = self._set_clock(db, game_id, version, clock)
                 self._notify(db, game_id)
         except _RolledBack:
             return False
-        return True
+        return started if started is not None else True
+
+    def flag_game(self, game_id: str, version: int, moment: datetime,
+                  result: dict[str, Any], clock: Clock) -> bool:
+        """End a game on time with ``result`` and its stopped ``clock``: only if it is not
+        over, its clock was set at ``version`` and its deadline is at or before ``moment``.
+        One conditional update, so of several processes flagging one game at once exactly one
+        does (``True``); the others, and a flag read before a decision stored in time, change
+        nothing."""
+        with self._transaction(f"game {game_id}: cannot store its flag") as db:
+            flagged = db.execute(update(GAMES)
+                                 .where(GAMES.c.id == game_id, GAMES.c.status != OVER,
+                                        GAMES.c.clock_version == version,
+                                        GAMES.c.deadline <= _utc(moment))
+                                 .values(status=OVER, result=result, deadline=None,
+                                         clock=clock.to_json(), updated=now())).rowcount
+            if flagged:
+                self._notify(db, game_id)
+        return bool(flagged)
+
+    def due_clocks(self, moment: datetime) -> list[tuple[str, int, Clock]]:
+        """The games whose running clock's deadline is at or before ``moment``: id, clock
+        version and clock (read by the sweepers of every process: ``flag_game`` decides)."""
+        with self._failures("cannot read the clocks due"), self.engine.connect() as db:
+            rows = db.execute(select(GAMES.c.id, GAMES.c.clock_version, GAMES.c.clock)
+                              .where(GAMES.c.deadline <= _utc(moment),
+                                     GAMES.c.status != OVER)
+                              .order_by(GAMES.c.deadline).limit(EXPIRY_BATCH))
+            return [(game_id, version, Clock.from_json(clock))
+                    for game_id, version, clock in rows if clock is not None]
+
+    def mark_presence(self, game_id: str, seat: int, present: bool) -> None:
+        """A seat's first socket here opened (``present``) or its last one closed: told to the
+        other processes (the claims they offer change)."""
+        with self._transaction(f"game {game_id}: cannot store seat {seat}'s presence") as db:
+            db.execute(update(SEATS).where(SEATS.c.game_id == game_id, SEATS.c.seat == seat)
+                       .values(seen=now(), present=present))
+            self._notify(db, game_id)
+
+    def heartbeat(self, seats: Sequence[tuple[str, int]]) -> None:
+        """The seats (game, seat) with a socket open here are still there (not notified)."""
+        if not seats:
+            return
+        with self._transaction("cannot store the seats' presence") as db:
+            moment = now()
+            for game_id, seat in seats:
+                db.execute(update(SEATS)
+                           .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat)
+                           .values(seen=moment, present=True))
+
+    def seat_presence(self, game_id: str, seat: int) -> tuple[datetime | None, bool]:
+        """When a socket of ``seat`` was last known open, and whether one was then."""
+        with self._failures(f"game {game_id}: cannot read the seats"), \
+                self.engine.connect() as db:
+            row = db.execute(select(SEATS.c.seen, SEATS.c.present)
+                             .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat)).one()
+            return (None if row.seen is None else _utc(row.seen)), bool(row.present)
 
     def expire_games(self, unjoined_before: datetime, idle_before: datetime) -> list[str]:
         """Delete the games that are not over and either still wait for a human seat that
@@ -549,5 +651,9 @@ class Storage:
                               .join(SeatRow, SeatRow.game_id == GameRow.id)
                               .where(SeatRow.token_hash.in_(hashes))
                               .order_by(GameRow.updated.desc(), SeatRow.seat))
+            moment = now()
             return [GameSummary(g.id, g.game, g.mode, seat, g.status, g.result, iso(g.created),
-                                iso(g.updated)) for g, seat in rows]
+                                iso(g.updated),
+                                None if g.clock is None or g.status == OVER
+                                else Clock.from_json(g.clock).message(moment))
+                    for g, seat in rows]

@@ -26,9 +26,9 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, NoReturn, Protocol
 
 from warboard.core.errors import IllegalActionError, RecordError, WarboardError
@@ -39,6 +39,7 @@ from warboard.core.replay import seen_by, steps_as_seen
 from warboard.core.session import Session
 from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
+from warboard.server.clocks import REAL, Clock, ClockError, iso_ms, ruled, time_loss
 from warboard.server.cluster import Notice, Peers
 from warboard.server.messages import (
     CreateGame,
@@ -74,6 +75,19 @@ IDLE_SECONDS = 60.0  # a table asked for more recently than this is in use, neve
 NO_SEAT = ("this token holds no seat in this game (an invite link works once: its seat belongs "
            "to the browser that opened it first)")
 EXPIRED = {"abandoned": True, "by": None, "how": "expired"}
+CLAIMS = ("win", "draw")  # what a seat may claim when its opponent left (``Table.claim``)
+
+
+def log_flag(game_id: str, seat: int) -> None:
+    """The one line a flag fall writes, by the process whose flag was stored."""
+    log.info("game %s over: seat %d ran out of time", game_id, seat,
+             extra={"game_id": game_id, "seat": seat, "reason": "time"})
+
+
+def stopped(clock: Clock, moment: datetime) -> Clock:
+    """``clock`` stopped at ``moment`` (at the latest its deadline), the game over."""
+    deadline = clock.deadline
+    return clock.passed(moment if deadline is None else min(moment, deadline), None, None)
 
 
 class Subscriber(Protocol):
@@ -176,13 +190,20 @@ class Table:
 
     def __init__(self, data: GameData, storage: Storage, ai: AIRunner,
                  peers: Peers | None = None, game: Game | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, settings: ServerSettings | None = None) -> None:
         self.id = data.id
         self.mode = data.mode
         self.seed = data.seed
         self.game: Game = game if game is not None else make_game(data.game, data.options)
         self.seats = {s.seat: s for s in data.seats}
-        self.abandoned = data.result if data.result and data.result.get("abandoned") else None
+        # a result the server ruled rather than the engine: a resignation, an expiry, a flag,
+        # a claim (set once the events are replayed)
+        self.ruled: dict[str, Any] | None = None
+        self.clock = data.clock
+        self.settings = settings if settings is not None else ServerSettings()
+        self._timer: asyncio.TimerHandle | None = None  # the running clock's flag
+        self._flag_task: asyncio.Task[bool] | None = None
+        self._presence: set[asyncio.Task[None]] = set()
         self.storage = storage
         self.ai = ai
         self.peers = peers if peers is not None else Peers()
@@ -208,6 +229,8 @@ class Table:
         self.creator = ""  # the client that created it here (its AI decisions' queue)
         self.played = time.monotonic()  # when it was created or last played in here
         self._replay_stored(data.events)
+        if data.status == OVER and not self.state.is_terminal():
+            self.ruled = data.result
 
     # ------------------------------------------------------------------ reading
 
@@ -227,7 +250,7 @@ class Table:
 
     def _status(self, seats: dict[int, SeatData]) -> str:
         """The status with these seats."""
-        if self.abandoned is not None or self.state.is_terminal():
+        if self.ruled is not None or self.state.is_terminal():
             return OVER
         if any(s.kind == HUMAN and not s.joined for s in seats.values()):
             return WAITING
@@ -235,7 +258,7 @@ class Table:
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return self.abandoned or Recorder.result_json(self.state)
+        return self.ruled or Recorder.result_json(self.state)
 
     def players(self) -> list[str]:
         """Who holds each seat: ``human`` or ``ai:LEVEL``."""
@@ -311,14 +334,18 @@ class Table:
 
     def subscribe(self, subscriber: Subscriber) -> None:
         """Watch the table; the current state is sent first."""
+        first = not self._connected(subscriber.seat) if subscriber.seat is not None else False
         self.subscribers.add(subscriber)
         subscriber.send(encode(self.snapshot(subscriber.seat)))
+        if first:
+            self._mark_presence(subscriber.seat, True)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop watching; the log of a seat nobody watches any more is no longer kept."""
         self.subscribers.discard(subscriber)
         if all(sub.seat != subscriber.seat for sub in self.subscribers):
             self.session.unfollow(subscriber.seat)
+            self._mark_presence(subscriber.seat, False)
 
     def _broadcast(self) -> None:
         """Send every subscriber its seat's state, made and encoded once per seat."""
@@ -352,24 +379,32 @@ class Table:
             if self.seat_of(token) != seat or self.seats[seat].joined:
                 return seat, None  # taken while this waited for the lock (seat_of refuses)
             fresh = tokens.new_token()
-            seats = {**self.seats, seat: replace(self.seats[seat], joined=True,
+            seats = {**self.seats, seat: replace(self.seats[seat], joined=True, seen=now(),
                                                  token_hash=tokens.hash_token(fresh))}
+            status = self._status(seats)
+            # the clock starts with the game
+            clock = self._passed(now(), None, status, self.state.current_player())
             try:
                 claimed = await self.storage.write(
                     self.storage.claim_seat, self.id, seat, self.seats[seat].token_hash,
-                    seats[seat].token_hash, self._status(seats))
+                    seats[seat].token_hash, status, self.version, clock)
             except StorageError as exc:
                 raise self._failed("your arrival", exc) from None
             if not claimed:  # another server process let someone in first
                 await self._catch_up()
                 raise Refused(NO_SEAT, 403)
             self.seats = seats
+            if isinstance(claimed, Clock):
+                self.clock = claimed
+                self.arm()
             self._broadcast()
         return seat, fresh
 
     async def play(self, seat: int | None, action_json: dict[str, Any], version: int,
-                   request_id: str) -> None:
-        """A seat's play; ``Refused`` (and nothing changed) when it may not be made."""
+                   request_id: str, received: datetime | None = None) -> None:
+        """A seat's play, ``received`` by the server then (by default: now); ``Refused`` (and
+        nothing changed) when it may not be made."""
+        received = received if received is not None else now()
         async with self.lock:
             if seat is None:
                 raise Refused("spectators cannot play: open the game with a seat's token", 403)
@@ -378,6 +413,7 @@ class Table:
                               f"{self.request_ids[request_id]}); the play is not made again")
             if self.status == OVER:
                 raise Refused("the game is over", 409)
+            await self._in_time(received)
             if version != self.version:
                 raise Refused(f"stale version {version}: the game is at version {self.version} "
                               "(something happened since you looked); nothing was played", 409)
@@ -385,7 +421,7 @@ class Table:
                 raise Refused("it is not your turn", 409)
             try:
                 action = self.game.action_from_json(action_json, self.state)
-                await self._commit(seat, action, request_id)
+                await self._commit(seat, action, request_id, received)
             except IllegalActionError as exc:
                 raise Refused(f"illegal play: {exc}", 422) from None
             except StorageError as exc:
@@ -397,26 +433,20 @@ class Table:
     def expire(self) -> None:
         """The game was deleted as expired (``Storage.expire_games``): it is over for those
         still watching, and takes no more plays."""
-        self.abandoned = EXPIRED
+        self.ruled = EXPIRED
+        self.disarm()
         self._broadcast()
 
-    async def resign(self, seat: int | None) -> None:
+    async def resign(self, seat: int | None, received: datetime | None = None) -> None:
+        received = received if received is not None else now()
         async with self.lock:
             if seat is None:
                 raise Refused("spectators cannot resign", 403)
             if self.status == OVER:
                 raise Refused("the game is over", 409)
-            result = {"abandoned": True, "by": seat, "how": "resigned"}
-            try:
-                ended = await self.storage.write(self.storage.update_game, self.id, OVER, result)
-            except StorageError as exc:
-                raise self._failed("the resignation", exc) from None
-            if not ended:
-                await self._catch_up()  # it ended in another server process
-                raise Refused("the game is over", 409)
-            self.abandoned = result
-            self._over()
-            self._broadcast()
+            await self._in_time(received)
+            await self._rule({"abandoned": True, "by": seat, "how": "resigned"}, received,
+                             "the resignation")
 
     # ------------------------------------------------------------------ undo
 
@@ -430,11 +460,13 @@ class Table:
         refusal = self.game.undo_refusal(self.state, self.session.events, seat)
         return None if refusal is None else f"nothing to take back: {refusal}"
 
-    async def undo(self, seat: int | None, version: int, request_id: str) -> None:
+    async def undo(self, seat: int | None, version: int, request_id: str,
+                   received: datetime | None = None) -> None:
         """Take back ``seat``'s last decision; ``Refused`` (and nothing changed) when it may
         not. The undo is stored as one event, an undo mark, in one transaction (so the record
         is never half taken back); the table is then rebuilt from the stored events, and the
         version grows by one, so plays made on the state before are refused as stale."""
+        received = received if received is not None else now()
         async with self.lock:
             if seat is None:
                 raise Refused("spectators cannot undo: open the game with a seat's token", 403)
@@ -448,10 +480,14 @@ class Table:
             refusal = self.undo_refusal(seat)
             if refusal is not None:
                 raise Refused(refusal, 409)
+            await self._in_time(received)
             mark = EventData(seat, {UNDO: 1}, request_id)
             try:
-                await self.storage.write(self.storage.append_events, self.id, self.version,
-                                         [mark], self.status, self.result)
+                # taken back, it is the seat's decision again: its clock runs from the commit
+                clock = await self.storage.write(self.storage.append_events, self.id,
+                                                 self.version, [mark], self.status,
+                                                 self.result,
+                                                 self._passed(received, seat, self.status, seat))
                 whole = await self.storage.read(self.storage.load_game, self.id)
             except StorageError as exc:
                 if isinstance(exc, StorageConflict) and self.peers.shared:
@@ -459,6 +495,9 @@ class Table:
                 raise self._failed("the undo", exc) from None
             if whole is not None:
                 self._rebuild(whole.events)
+            if clock is not None:
+                self.clock = clock
+                self.arm()
             self._broadcast()
         self.start_ai()
 
@@ -489,7 +528,161 @@ class Table:
         hints = None
         if self.game.describes_actions:
             hints = self._action_hints() if to_act else []
-        return {"undo": seat is not None and self.undo_refusal(seat) is None, "hints": hints}
+        return {"undo": seat is not None and self.undo_refusal(seat) is None, "hints": hints,
+                "clocks": self._clocks(seat)}
+
+    def _clocks(self, seat: int | None) -> dict[str, Any] | None:
+        """The ``clocks`` of a state (docs/server-api.md#clocks): each seat's time now, whose
+        clock runs and its deadline, and for a seat whose opponent left, from when it may
+        claim the game (``claim``, as far as this process knows: the claim checks again)."""
+        if self.clock is None:
+            return None
+        moment = now()
+        clocks = self.clock.message(moment)
+        claim = self._claim_from(seat) if seat is not None else None
+        return {**clocks, "claim": None if claim is None else iso_ms(claim)}
+
+    # ------------------------------------------------------------------ clocks
+
+    def arm(self) -> None:
+        """Set the exact timer of the running clock's flag (after every change of it)."""
+        self.disarm()
+        deadline = self.clock.deadline if self.clock is not None else None
+        if deadline is None or self.status != PLAYING:
+            return
+        delay = max(0.0, (deadline - now()).total_seconds())
+        self._timer = asyncio.get_running_loop().call_later(delay, self._due)
+
+    def disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _due(self) -> None:
+        self._timer = None
+        self._flag_task = asyncio.get_running_loop().create_task(self.flag_if_due())
+
+    async def flag_if_due(self) -> bool:
+        """End the game on time if the running clock's time is out (``True`` if this process
+        stored the flag); a timer or a sweeper calls it."""
+        async with self.lock:
+            if self.status == OVER or self.clock is None or not self.clock.flagged(now()):
+                return False
+            return await self._flag()
+
+    async def _flag(self) -> bool:
+        """Store the running seat's loss on time, unless the game changed since this table
+        read it (another process stored a decision in time, or the flag first): then catch
+        up. Call with the lock held and the clock out of time."""
+        assert self.clock is not None and self.clock.running is not None
+        loser, moment = self.clock.running, now()
+        result, clock = time_loss(loser), stopped(self.clock, moment)
+        try:
+            flagged = await self.storage.write(self.storage.flag_game, self.id, self.version,
+                                               moment, result, clock)
+        except StorageError as exc:
+            log.warning("game %s: the flag could not be stored (tried again by the sweeper): "
+                        "%s", self.id, exc)
+            return False
+        if not flagged:
+            await self._catch_up()
+            return False
+        self.ruled, self.clock = result, clock
+        self.disarm()
+        log_flag(self.id, loser)
+        self._broadcast()
+        return True
+
+    async def _in_time(self, received: datetime) -> None:
+        """Refuse a message received after the running clock's deadline, and let the flag
+        fall. Call with the lock held."""
+        if self.clock is not None and self.status == PLAYING and self.clock.flagged(received):
+            loser = self.clock.running
+            await self._flag()
+            raise Refused(f"the game is over: seat {loser}'s time ran out", 409)
+
+    def _claims(self) -> bool:
+        """A seat may claim the game when its opponent left: a real-time clock between two
+        people on their own devices."""
+        return (self.clock is not None and self.clock.kind == REAL and self.mode != "hotseat"
+                and all(s.kind == HUMAN for s in self.seats.values()))
+
+    def _connected(self, seat: int) -> bool:
+        return any(sub.seat == seat for sub in self.subscribers)
+
+    def _claim_from(self, seat: int) -> datetime | None:
+        """When ``seat`` may claim the game as its opponent left (``None``: it may not, or
+        the opponent is connected here or, as last told, elsewhere)."""
+        other = self.seats.get(1 - seat)
+        if (not self._claims() or self.status != PLAYING or other is None
+                or self._connected(other.seat) or other.present or other.seen is None):
+            return None
+        return other.seen + timedelta(seconds=self.settings.abandon_grace_seconds)
+
+    async def claim(self, seat: int | None, outcome: str, received: datetime) -> None:
+        """``seat`` claims the game (``win`` or ``draw``, reason ``abandoned``) because every
+        socket of its opponent has been closed for ``abandon_grace_seconds``: over all the
+        server processes, as the seat's last-seen time in the database says (the processes
+        holding a socket of it renew that time often: ``Tables.heartbeat``)."""
+        async with self.lock:
+            if seat is None:
+                raise Refused("spectators cannot claim a game", 403)
+            if self.status != PLAYING or not self._claims():
+                raise Refused("only a game on a real-time clock between two players on their "
+                              "own devices can be claimed, while it is played", 409)
+            await self._in_time(received)
+            grace = timedelta(seconds=self.settings.abandon_grace_seconds)
+            try:
+                seen, _ = await self.storage.read(self.storage.seat_presence, self.id, 1 - seat)
+            except StorageError as exc:
+                raise unavailable("the claim cannot be checked now", exc) from None
+            if self._connected(1 - seat) or seen is None or received - seen < grace:
+                raise Refused("your opponent is connected, or left less than "
+                              f"{grace.total_seconds():g} s ago: nothing to claim", 409)
+            result = ruled(seat if outcome == "win" else None, "abandoned")
+            await self._rule(result, received, "the claim")
+
+    async def _rule(self, result: dict[str, Any], received: datetime, what: str) -> None:
+        """End the game with a result the server rules; the clocks stop at ``received``.
+        Call with the lock held."""
+        clock = None if self.clock is None else stopped(self.clock, received)
+        try:
+            ended = await self.storage.write(self.storage.update_game, self.id, OVER, result,
+                                             None, clock)
+        except StorageError as exc:
+            raise self._failed(what, exc) from None
+        if not ended:
+            await self._catch_up()  # it ended in another server process
+            raise Refused("the game is over", 409)
+        self.ruled, self.clock = result, clock
+        self.disarm()
+        self._over()
+        self._broadcast()
+
+    # ------------------------------------------------------------------ presence
+
+    def _mark_presence(self, seat: int | None, present: bool) -> None:
+        """A seat's first socket here opened, or its last one closed: stored (and told to the
+        other processes) in the background, for the claims."""
+        if seat is None or not self._claims() or self.status == OVER:
+            return
+        self.seats[seat] = replace(self.seats[seat], seen=now(), present=present)
+        task = asyncio.get_running_loop().create_task(self._store_presence(seat, present))
+        self._presence.add(task)
+        task.add_done_callback(self._presence.discard)
+        self._broadcast()
+
+    async def _store_presence(self, seat: int, present: bool) -> None:
+        try:
+            await self.storage.write(self.storage.mark_presence, self.id, seat, present)
+        except StorageError as exc:
+            log.warning("game %s: seat %d's presence not stored: %s", self.id, seat, exc)
+
+    def present_seats(self) -> list[int]:
+        """The seats with a socket open here, in a game that can be claimed."""
+        if not self._claims() or self.status == OVER:
+            return []
+        return sorted({sub.seat for sub in self.subscribers if sub.seat is not None})
 
     def _action_hints(self) -> list[dict[str, Any]]:
         """``action_hints`` of each legal action, in their order (made once per version)."""
@@ -516,24 +709,41 @@ class Table:
                       f"nothing was played; refresh (the game is at version {self.version})",
                       409)
 
-    async def _commit(self, seat: int, action: Action, request_id: str | None) -> None:
-        """Play ``action`` for ``seat`` with the chance outcomes that follow it: checked on a
-        copy, stored, and only then applied and broadcast. Call with the lock held."""
+    async def _commit(self, seat: int, action: Action, request_id: str | None,
+                      received: datetime) -> None:
+        """Play ``action`` for ``seat`` (``received`` then) with the chance outcomes that
+        follow it: checked on a copy, stored with the clocks, and only then applied and
+        broadcast. Call with the lock held."""
         after = self.state.clone()
         after.apply(action)  # raises IllegalActionError, and nothing is changed
         batch = [(action, EventData(seat, self.game.action_to_json(action), request_id)),
                  *chance_events(self.game, after, self.seed, self.version + 1)]
         status = OVER if after.is_terminal() else self.status
-        await self.storage.write(self.storage.append_events, self.id, self.version,
-                                 [event for _, event in batch], status,
-                                 Recorder.result_json(after))
+        clock = await self.storage.write(self.storage.append_events, self.id, self.version,
+                                         [event for _, event in batch], status,
+                                         Recorder.result_json(after),
+                                         self._passed(received, seat, status,
+                                                      after.current_player()))
         for outcome, event in batch:
             self._apply(outcome, event)
+        if clock is not None:
+            self.clock = clock
+            self.arm()
         self.played = time.monotonic()
         self.metrics.plays.labels(self.game.name).inc()
         if status == OVER:
             self._over()
         self._broadcast()
+
+    def _passed(self, received: datetime, by: int | None, status: str,
+                to_act: int) -> Clock | None:
+        """The clock once a change ``received`` from seat ``by`` is stored, the game then at
+        ``status`` with ``to_act`` (a seat, or not one: chance, the end) to decide; it runs
+        only while the game is played."""
+        if self.clock is None:
+            return None
+        running = to_act if status == PLAYING and to_act in self.seats else None
+        return self.clock.passed(received, running, by)
 
     def _over(self) -> None:
         log.info("game %s over: %s", self.id, self.result,
@@ -566,7 +776,7 @@ class Table:
         changed."""
         data = await self.storage.read(self.storage.load_game, self.id, self.version)
         if data is None:
-            if self.abandoned is not None:
+            if self.ruled is not None:
                 return False
             self.expire()  # another server process deleted it as expired
             return True
@@ -587,8 +797,16 @@ class Table:
                 self._broadcast()  # the previous decision
             self._replay(event)
             changed = True
-        if self.abandoned is None and data.result and data.result.get("abandoned"):
-            self.abandoned = data.result
+        if self.ruled is None and data.status == OVER and not self.state.is_terminal():
+            self.ruled = data.result
+            changed = True
+        if data.clock != self.clock:
+            self.clock = data.clock
+            self.arm()
+            changed = True
+        if [(s.seen, s.present) for s in data.seats] != [(s.seen, s.present)
+                                                         for s in self.seats.values()]:
+            self.seats = {s.seat: s for s in data.seats}
             changed = True
         if changed:
             self._broadcast()
@@ -669,18 +887,22 @@ class Table:
                 action = await self.ai.decide(self.game, self.state.clone(),
                                               self.seats[seat].ai_level or "medium",
                                               f"{self.seed}:ai:{version}", self.creator)
+                received = now()  # the computer's clock stops here, as a person's would
                 self.metrics.decision_seconds.labels(self.game.name).observe(
                     time.perf_counter() - asked)
                 async with self.lock:
                     if self.version == version and self._ai_seat() == seat:
                         try:
-                            await self._commit(seat, action, None)
+                            await self._in_time(received)
+                            await self._commit(seat, action, None, received)
                         except StorageConflict as exc:
                             if not self.peers.shared:
                                 raise
                             log.warning("game %s: the computer's move was not stored (%s); "
                                         "catching up", self.id, exc)
                             await self._catch_up()  # it moved on elsewhere: think again
+            except Refused:  # its time ran out: the flag fell
+                return True
             except Exception as exc:
                 log.exception("game %s: the computer failed to play", self.id,
                               extra={"game_id": self.id, "seat": seat})
@@ -696,7 +918,8 @@ class Table:
                 and all(t is None or t.done() for t in (self._ai_task, self._refresh_task)))
 
     async def close(self) -> None:
-        for task in (self._ai_task, self._refresh_task):
+        self.disarm()
+        for task in (self._ai_task, self._refresh_task, self._flag_task, *self._presence):
             if task is not None:
                 task.cancel()
 
@@ -714,7 +937,7 @@ class Tables:
         self._tables: OrderedDict[str, Table] = OrderedDict()  # the least recently used first
         self._loading = asyncio.Lock()
         self._ai_games: dict[str, list[Table]] = {}  # client -> its games against the computer
-        self._expiry_task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []  # the expiry, the sweeper, the heartbeat
 
     def _check_ai_games(self, client: str) -> None:
         """Refuse (429) a new game against the computer to a client that has as many live
@@ -745,26 +968,34 @@ class Tables:
             game = await asyncio.to_thread(make_game, request.game, request.options)
         except (ValueError, WarboardError) as exc:
             raise Refused(str(exc), 422) from None
+        try:
+            clock = None if request.clock is None else Clock.from_spec(request.clock.spec())
+        except ClockError as exc:
+            raise Refused(str(exc), 422) from None
         mine, other = request.seat, 1 - request.seat
         seat_tokens: dict[int, str] = {mine: tokens.new_token()}
         if request.mode != "ai":
             seat_tokens[other] = tokens.new_token()
+        moment = now()
         seats = [SeatData(s, HUMAN, None, tokens.hash_token(seat_tokens[s]),
-                          joined=s == mine or request.mode == "hotseat") if s in seat_tokens
+                          joined=s == mine or request.mode == "hotseat", seen=moment)
+                 if s in seat_tokens
                  else SeatData(s, AI, request.ai_level, None, joined=True) for s in (0, 1)]
         seed = tokens.new_seed()
-        events = [event for _, event in chance_events(game, game.new_initial_state(), seed, 0)]
-        moment = now()
+        start = game.new_initial_state()
+        events = [event for _, event in chance_events(game, start, seed, 0)]
         data = GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
                         mode=request.mode, seed=seed, status=PLAYING, result=None,
-                        created=moment, updated=moment, seats=seats, events=events)
-        table = Table(data, self.storage, self.ai, self.peers, game, self.metrics)
+                        created=moment, updated=moment, seats=seats, events=events, clock=clock)
+        table = Table(data, self.storage, self.ai, self.peers, game, self.metrics, self.settings)
         table.creator = client
         data.status = table.status
+        data.clock = table._passed(moment, None, data.status, start.current_player())
         try:
-            await self.storage.write(self.storage.create_game, data)
+            table.clock = await self.storage.write(self.storage.create_game, data)
         except StorageError as exc:
             raise unavailable("the new game could not be stored", exc) from None
+        table.arm()
         log.info("game %s created: %s, %s", table.id, game.name, request.mode,
                  extra={"game_id": table.id, "game": game.name, "mode": request.mode})
         if request.mode == "ai":
@@ -794,7 +1025,9 @@ class Tables:
                         raise Refused(f"no game {game_id!r}", 404)
                     # off the event loop: the game's data files, the replay of its record
                     table = await asyncio.to_thread(Table, data, self.storage, self.ai,
-                                                    self.peers, None, self.metrics)
+                                                    self.peers, None, self.metrics,
+                                                    self.settings)
+                    table.arm()
                     if self.peers.shared:
                         # a change stored while it was read was announced before the table
                         # could hear it
@@ -816,7 +1049,7 @@ class Tables:
         self._tables.move_to_end(table.id)
         idle = [t.id for t in self._tables.values() if t.idle()]
         for game_id in idle[:max(0, len(idle) - MAX_IDLE_TABLES)]:
-            del self._tables[game_id]
+            self._tables.pop(game_id).disarm()  # the sweeper sees to its clock
 
     def active(self) -> int:
         """The games in memory that are not over."""
@@ -830,10 +1063,42 @@ class Tables:
             raise unavailable("the games cannot be listed now", exc) from None
 
     async def start(self) -> None:
-        """Listen to the other server processes (when there can be any), and delete expired
-        games from time to time."""
+        """Listen to the other server processes (when there can be any); delete expired
+        games, flag the clocks out of time and renew the seats' presence from time to time."""
         await self.peers.start(self._notice, self._resync)
-        self._expiry_task = asyncio.get_running_loop().create_task(self._expiring())
+        grace = self.settings.abandon_grace_seconds
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._every(self.expire, "expired games not deleted",
+                                                    self.settings.expiry_interval_minutes * 60)),
+                       loop.create_task(self._every(self.sweep, "clocks not swept",
+                                                    self.settings.clock_sweep_seconds)),
+                       # often enough that a seat still here never looks gone for a grace
+                       loop.create_task(self._every(self.heartbeat, "presence not renewed",
+                                                    grace / 4))]
+
+    async def sweep(self) -> int:
+        """Flag the games whose running clock's deadline passed, whichever process holds them
+        (or none): the tables here flag their own, the others are flagged in the database
+        (``Storage.flag_game``: of several processes sweeping at once, one wins). How many
+        flags this process stored."""
+        flagged = 0
+        for game_id, version, clock in await self.storage.read(self.storage.due_clocks, now()):
+            table = self._tables.get(game_id)
+            if table is not None:
+                flagged += await table.flag_if_due()
+            elif clock.running is not None:
+                moment = now()
+                if await self.storage.write(self.storage.flag_game, game_id, version, moment,
+                                            time_loss(clock.running), stopped(clock, moment)):
+                    log_flag(game_id, clock.running)
+                    flagged += 1
+        return flagged
+
+    async def heartbeat(self) -> None:
+        """The seats with a socket open here are still there (``Table.claim``)."""
+        await self.storage.write(self.storage.heartbeat,
+                                 [(table.id, seat) for table in self._tables.values()
+                                  for seat in table.present_seats()])
 
     async def expire(self) -> list[str]:
         """Delete the games nobody joined within ``invite_expiry_hours`` or played in within
@@ -851,13 +1116,15 @@ class Tables:
             log.info("deleted %d expired game(s)", len(gone))
         return gone
 
-    async def _expiring(self) -> None:
+    @staticmethod
+    async def _every(job: Callable[[], Awaitable[object]], failed: str,
+                     seconds: float) -> None:
         while True:
             try:
-                await self.expire()
+                await job()
             except StorageError as exc:
-                log.warning("expired games not deleted (tried again later): %s", exc)
-            await asyncio.sleep(self.settings.expiry_interval_minutes * 60)
+                log.warning("%s (tried again later): %s", failed, exc)
+            await asyncio.sleep(seconds)
 
     def _notice(self, notice: Notice) -> None:
         table = self._tables.get(notice.game)
@@ -869,8 +1136,8 @@ class Tables:
             table.request_refresh()
 
     async def close(self) -> None:
-        if self._expiry_task is not None:
-            self._expiry_task.cancel()
+        for task in self._tasks:
+            task.cancel()
         for table in self._tables.values():
             await table.close()
         await self.peers.close()

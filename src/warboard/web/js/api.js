@@ -128,6 +128,11 @@ export class GameSocket {
     this.send({ type: "resign" });
   }
 
+  /** Claim the game ("win" or "draw") from an opponent who left a real-time game. */
+  claim(outcome) {
+    this.send({ type: "claim", outcome });
+  }
+
   send(msg) {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
     else this.h.onError?.({ message: "Not connected to the server; retrying…" });

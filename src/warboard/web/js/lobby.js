@@ -5,6 +5,22 @@ import { h, mount } from "./dom.js";
 import { allTokens, forgetGame, rememberGame } from "./store.js";
 import { loadRuleset, resultText, seatName } from "./units.js";
 
+// the clocks offered (docs/playing.md#clocks): "" for none, else POST /api/games' `clock`
+const CLOCKS = [
+  ["", "No clock"],
+  ["300+3", "5 minutes + 3 s a turn"],
+  ["900+10", "15 minutes + 10 s a turn"],
+  ["1d", "Correspondence: 1 day a turn"],
+  ["3d", "Correspondence: 3 days a turn"],
+];
+
+function clockSpec(value) {
+  if (!value) return null;
+  if (value.endsWith("d")) return { days: Number(value.slice(0, -1)) };
+  const [initial, increment] = value.split("+").map(Number);
+  return { initial, increment };
+}
+
 const LEVELS = [
   ["easy", "Easy — greedy, plays at once"],
   ["medium", "Medium"],
@@ -61,7 +77,9 @@ function newGameForm() {
         radio("mode", "ai", "Computer", true),
         radio("mode", "friend", "A friend", false, "by invite link"),
         radio("mode", "hotseat", "Hot-seat", false, "two players, this screen")),
-      h("div", { class: "field ai-only" }, h("label", { for: "ai-level" }, "Computer level"), level)),
+      h("div", { class: "field ai-only" }, h("label", { for: "ai-level" }, "Computer level"), level),
+      h("div", { class: "field" }, h("label", { for: "clock" }, "Clock"),
+        h("select", { name: "clock", id: "clock" }, CLOCKS.map(([v, t]) => h("option", { value: v }, t))))),
     h("fieldset", { class: "seat-field" }, h("legend", {}, "Your side"),
       h("div", { class: "choices two" },
         radio("seat", "0", "South", true, "blue, base at the bottom"),
@@ -98,6 +116,8 @@ function newGameForm() {
     }
     const body = { game, options, mode, seat: mode === "hotseat" ? 0 : Number(d.get("seat")) };
     if (mode === "ai") body.ai_level = d.get("ai_level");
+    const clock = clockSpec(d.get("clock"));
+    if (clock) body.clock = clock;
     submit.disabled = true;
     err.textContent = "";
     try {

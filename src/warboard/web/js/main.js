@@ -5,6 +5,7 @@ import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
 import { h, mount } from "./dom.js";
+import { watchWaiting } from "./waiting.js";
 
 function route() {
   const root = document.getElementById("app");
@@ -24,3 +25,4 @@ function route() {
 }
 
 route();
+watchWaiting(document.querySelector(".site-header"));

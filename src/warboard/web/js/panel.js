@@ -53,7 +53,8 @@ export function turnText({ rules, view, seat, status, result, thinking, names })
   const who = (s) => (s === seat ? "You" : names?.[s] || seatName(s));
   if (view.phase === "over" || status === "over") {
     if (result?.abandoned) return `Game over — ${who(result.by)} resigned`;
-    return view.result ? `Game over — ${resultText(rules, view.result, seat)}` : "Game over.";
+    const r = view.result || result?.summary; // the engine's, or a ruling (time, a claim)
+    return r ? `Game over — ${resultText(rules, r, seat)}` : "Game over.";
   }
   if (thinking !== null && thinking !== undefined) return `${who(thinking)} is thinking…`;
   const t = view.to_move;

@@ -268,7 +268,7 @@ class Table extends TableBase {
 
   showEnd(msg) {
     const view = msg.view;
-    const r = view.result;
+    const r = view.result || msg.result?.summary; // the engine's, or a ruling (time, a claim)
     const quit = msg.result?.abandoned ? msg.result : null;
     const seat = this.hotseat ? null : this.shown;
     const mine = seat !== null && seat !== undefined;

@@ -5,6 +5,7 @@
 // `received(k, msg, fresh)` (a state message has come; `fresh`: a new version).
 
 import { api, GameSocket } from "./api.js";
+import { Clocks } from "./clocks.js";
 import { copyText, h, mount } from "./dom.js";
 import { rememberGame } from "./store.js";
 import { toast } from "./toast.js";
@@ -81,6 +82,17 @@ export class TableBase {
     if (msg.view?.to_move !== this.thinking) this.thinking = null;
     this.received(k, msg, !prev || prev.version !== msg.version);
     this.render();
+    this.renderClocks(msg);
+  }
+
+  /** The clocks, under the turn banner (made with the first state that has them). */
+  renderClocks(msg) {
+    if (!msg.clocks && !this.clocks) return;
+    if (!this.clocks) {
+      this.clocks = new Clocks((outcome) => this.socket()?.claim(outcome));
+      this.el.banner.after(this.clocks.el);
+    }
+    this.clocks.update(msg.clocks, this.hotseat ? null : msg.seat, null);
   }
 
   received(k, msg, fresh) {

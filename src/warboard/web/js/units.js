@@ -122,9 +122,14 @@ export function actionText(rules, seat, action, boardBefore = []) {
 export function resultText(rules, result, mySeat = null) {
   if (!result) return "The game is over.";
   const w = result.winner;
-  if (w === null || w === undefined) return "Draw — equal unit counts.";
+  if (w === null || w === undefined) {
+    return result.reason === "abandoned" ? "Draw — claimed, the opponent left." : "Draw — equal unit counts.";
+  }
   const name = mySeat === null ? seatName(w) : w === mySeat ? "You" : seatName(w);
   const verb = name === "You" ? "win" : "wins";
+  // results the server rules (docs/server-api.md#clocks)
+  if (result.reason === "time") return `${name} ${verb} on time.`;
+  if (result.reason === "abandoned") return `${name} ${verb}: the opponent left the game.`;
   if (result.reason === "base") {
     return `${name} ${verb} by taking ${seatName(1 - w)}'s ${rules.baseName}.`;
   }
