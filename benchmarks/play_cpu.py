@@ -1,6 +1,6 @@
 """The server's CPU time per play on the play path, in one process and without the network.
 
-    PYTHONPATH=src python benchmarks/play_cpu.py [--games 20] [--plays 4000] [--game hill218]
+    PYTHONPATH=src python benchmarks/play_cpu.py [--games 20] [--plays 4000] [--game hill218] [--clock 180+2]
 
 Opens ``--games`` friend games on a ``Tables`` with real SQLite storage (a temporary file), each
 seat watched by a subscriber that keeps the last text it was sent, and plays random legal
@@ -23,6 +23,7 @@ import time
 import uuid
 from pathlib import Path
 
+from warboard.loadtest.bots import Clock
 from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.messages import CreateGame, PlayMessage, parse_client_message
@@ -46,8 +47,10 @@ class Seat:
         self.last = text
 
 
-async def open_game(tables: Tables, game: str) -> tuple[Table, list[Seat]]:
-    created = await tables.create(CreateGame(game=game, mode="friend"))
+async def open_game(tables: Tables, game: str,
+                    clock: dict[str, float] | None) -> tuple[Table, list[Seat]]:
+    created = await tables.create(CreateGame.model_validate(
+        {"game": game, "mode": "friend", **({"clock": clock} if clock else {})}))
     table = await tables.get(created.id)
     seats = [Seat(0), Seat(1)]
     for seat in seats:
@@ -72,7 +75,8 @@ async def play_once(table: Table, seats: list[Seat], quotas: Quotas, client: str
     return True
 
 
-async def run(games: int, plays: int, game: str, seed: int) -> dict[str, float]:
+async def run(games: int, plays: int, game: str, seed: int,
+              clock: dict[str, float] | None) -> dict[str, float]:
     rng = random.Random(seed)
     # the same games in every run, so that runs compare (the server draws a random seed)
     tokens.new_seed = lambda: rng.getrandbits(63)
@@ -81,7 +85,7 @@ async def run(games: int, plays: int, game: str, seed: int) -> dict[str, float]:
         settings = ServerSettings()
         tables = Tables(storage, AIRunner(0), settings=settings)
         quotas = Quotas(settings)
-        live = [await open_game(tables, game) for _ in range(games)]
+        live = [await open_game(tables, game, clock) for _ in range(games)]
         # the load test's 200 clients, in turn (one per game there, within their limits here)
         clients = [f"127.1.{i // 250}.{i % 250 + 1}" for i in range(CLIENTS)]
         done, timed, started_cpu, started = 0, 0.0, time.process_time(), time.perf_counter()
@@ -92,7 +96,7 @@ async def run(games: int, plays: int, game: str, seed: int) -> dict[str, float]:
                 done += 1
                 continue
             paused = time.process_time()
-            live[i] = await open_game(tables, game)
+            live[i] = await open_game(tables, game, clock)
             timed -= time.process_time() - paused
         cpu = time.process_time() - started_cpu + timed
         wall = time.perf_counter() - started
@@ -108,8 +112,14 @@ def main() -> None:
     parser.add_argument("--plays", type=int, default=4000)
     parser.add_argument("--game", default="hill218")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", metavar="INITIAL+INCREMENT", default=None,
+                        help="clocked games, as warboard loadtest --clock")
     args = parser.parse_args()
-    result = asyncio.run(run(args.games, args.plays, args.game, args.seed))
+    clock = None
+    if args.clock is not None:
+        spec = Clock.parse(args.clock)
+        clock = {"initial": spec.initial, "increment": spec.increment}
+    result = asyncio.run(run(args.games, args.plays, args.game, args.seed, clock))
     print(json.dumps(result))
 
 
