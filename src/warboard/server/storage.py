@@ -170,7 +170,8 @@ class EventRow(Base):
 GAMES, SEATS, EVENTS = (Base.metadata.tables[name] for name in ("games", "seats", "events"))
 # The statements of every play, built once: building one and its cache key on each call cost
 # as much CPU as running it (docs/load.md). The game's columns to set are the parameters.
-UPDATE_RUNNING = update(GAMES).where(GAMES.c.id == bindparam("game_id"), GAMES.c.status != OVER)
+UPDATE_GAME = update(GAMES).where(GAMES.c.id == bindparam("game_id"))
+UPDATE_RUNNING = UPDATE_GAME.where(GAMES.c.status != OVER)
 INSERT_EVENTS = insert(EVENTS)
 
 
@@ -441,9 +442,8 @@ class Storage:
         if clock is None:
             return None
         clock = clock.start(now())
-        db.execute(update(GAMES).where(GAMES.c.id == game_id)
-                   .values(clock=clock.to_json(), deadline=clock.deadline,
-                           clock_version=version))
+        db.execute(UPDATE_GAME, {"game_id": game_id, "clock": clock.to_json(),
+                                 "deadline": clock.deadline, "clock_version": version})
         return clock
 
     def load_game(self, game_id: str, first_event: int = 0) -> GameData | None:
