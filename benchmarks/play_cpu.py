@@ -23,7 +23,6 @@ import time
 import uuid
 from pathlib import Path
 
-from warboard.loadtest.bots import Clock
 from warboard.server import tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.messages import CreateGame, PlayMessage, parse_client_message
@@ -117,6 +116,8 @@ def main() -> None:
     args = parser.parse_args()
     clock = None
     if args.clock is not None:
+        from warboard.loadtest.bots import Clock  # here: a server before clocks runs it too
+
         spec = Clock.parse(args.clock)
         clock = {"initial": spec.initial, "increment": spec.increment}
     result = asyncio.run(run(args.games, args.plays, args.game, args.seed, clock))
