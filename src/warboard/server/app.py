@@ -247,7 +247,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                                                                      seat_token=fresh)
                                                          .model_dump(mode="json")))
                     except WebSocketDisconnect:
-                        return  # it left while its arrival was stored: the seat is its all the same
+                        return  # it left while its arrival was stored: no failure
                 await Connection(websocket, table, seat, client, quotas).run()
             finally:
                 quotas.close_socket(client)

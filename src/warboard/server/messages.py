@@ -7,6 +7,7 @@ Anything refused raises ``Refused`` with an HTTP status that fits.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
@@ -185,7 +186,10 @@ def encode(message: Mapping[str, Any]) -> str:
     (UTF-8 on the wire). orjson: the standard library's encoder took a tenth of the server's
     CPU at a blitz pace (docs/load.md); keys that are not strings are written as strings, as
     ``json.dumps`` does."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits, which orjson does not write
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def error_message(message: str, request_id: str | None = None) -> dict[str, Any]:
