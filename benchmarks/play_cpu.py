@@ -1,15 +1,15 @@
 """The server's CPU time per play on the play path, in one process and without the network.
 
-    PYTHONPATH=src python benchmarks/play_cpu.py [--games 20] [--plays 4000] [--game hill218] [--clock 180+2]
+    PYTHONPATH=src python benchmarks/play_cpu.py [--games 20] [--plays 4000] [--clock 180+2]
 
 Opens ``--games`` friend games on a ``Tables`` with real SQLite storage (a temporary file), each
 seat watched by a subscriber that keeps the last text it was sent, and plays random legal
 actions round-robin over the games: each play is the client's message text, read as a
 WebSocket message is (the per-client message limit of one of 200 addresses, then
 ``parse_client_message`` and ``Table.play``), and the states both seats are sent. A finished
-game is replaced by a new one (not timed); ``--seed`` makes the same games every time. It prints the process CPU time per play (the
-writer thread's included), which unlike the load test's latency hardly depends on what else
-the machine runs.
+game is replaced by a new one (not timed); ``--seed`` makes the same games every time. It
+prints the process CPU time per play (the writer thread's included), which unlike the load
+test's latency hardly depends on what else the machine runs.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage
 from warboard.server.tables import OVER, Table, Tables
 
-
 CLIENTS = 200
 
 
@@ -39,7 +38,7 @@ class Seat:
     """A subscriber that keeps the last state it was sent, as a client would read it."""
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
+        self.seat: int | None = seat  # as Subscriber has it
         self.last = ""
 
     def send(self, text: str) -> None:
