@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from warboard.loadtest.bots import Plan, Seat, Stats, Think
+from warboard.loadtest.bots import Clock, Plan, Seat, Stats, Think, create_game
 from warboard.loadtest.flood import CHANNELS
 from warboard.loadtest.report import percentile
 from warboard.loadtest.server import (
@@ -106,8 +106,16 @@ def test_only_servers_on_this_machine_are_load_tested() -> None:
             check_local(url)
 
 
+def test_clocks() -> None:
+    assert Clock.parse("180+2") == Clock(180, 2)
+    assert Clock.parse("60") == Clock(60, 0)
+    for bad in ("0+2", "180+-1", "fast", "180+2+1"):
+        with pytest.raises(ValueError):
+            Clock.parse(bad)
+
+
 def test_bad_options_fail_with_a_message() -> None:
-    for argv in (["--games", "0"], ["--seconds", "0"], ["--think", "soon"],
+    for argv in (["--games", "0"], ["--seconds", "0"], ["--think", "soon"], ["--clock", "3m"],
                  ["--url", "http://192.168.1.2:8218"], ["--flood", "--url", "http://[::1]:1"]):
         done = subprocess.run([sys.executable, "-m", "warboard.cli", "loadtest", *argv],
                               capture_output=True, text=True, timeout=60)
@@ -179,3 +187,23 @@ def test_a_seat_times_accepted_plays_and_plays_again_after_a_refusal(named: bool
     assert connection.sent[0]["request_id"] != connection.sent[1]["request_id"]
     assert stats.errors == 1 and stats.error_messages == ["refused"]
     assert len(stats.latencies) == 1 and stats.latencies[0] >= 0
+
+
+@pytest.mark.parametrize("clock", [None, Clock(180, 2)], ids=["no clock", "clock"])
+def test_a_new_game_asks_for_a_clock_only_when_given(monkeypatch: pytest.MonkeyPatch,
+                                                      clock: Clock | None) -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def answer(method: str, base: str, path: str, body: dict[str, Any],
+               source: str | None) -> dict[str, Any]:
+        bodies.append(body)
+        return {"id": "g", "token": "t0", "invite": "/play/g#token=t1"}
+
+    monkeypatch.setattr("warboard.loadtest.bots.http_json", answer)
+    plan = Plan(["http://127.0.0.1:1"], "hill218", Think(0, 0), asyncio.Event(), Stats(),
+                random.Random(1), clock=clock)
+    assert asyncio.run(create_game(plan, "http://127.0.0.1:1", None)) == ("g", ["t0", "t1"])
+    expected = {"game": "hill218", "mode": "friend", "seat": 0}
+    if clock is not None:
+        expected["clock"] = {"initial": 180, "increment": 2}
+    assert bodies == [expected]

@@ -36,7 +36,7 @@ from warboard.core.registry import make_game
 from warboard.hill218.narrate import log_lines
 from warboard.hill218.terminal.replay import Replay
 from warboard.server.app import NOT_INSTALLED
-from warboard.server.messages import MAX_MESSAGE_BYTES
+from warboard.server.messages import MAX_MESSAGE_BYTES, encode
 from warboard.server.storage import Storage
 
 FORBIDDEN_KEYS = {"hands", "pool", "top", "seed", "decks", "tokens", "token"}
@@ -213,6 +213,15 @@ def play_against_ai(live: LiveServer, http: httpx.Client, game: str, options: di
 
 
 # ----------------------------------------------------------------------------- HTTP
+
+def test_messages_are_compact_json_of_the_same_data() -> None:
+    for big in (2**63 - 1, 10**20):  # orjson writes 64 bits at most: json.dumps the rest
+        message = {"log": ["Tank — détruit"], "counts": {0: 1, 1: [2, 3]}, "big": big}
+        text = encode(message)
+        assert " " not in text.replace("Tank — détruit", "") and "détruit" in text
+        assert json.loads(text) == {"log": ["Tank — détruit"], "counts": {"0": 1, "1": [2, 3]},
+                                    "big": big}
+
 
 def test_health_and_client_pages(live: LiveServer, http: httpx.Client) -> None:
     assert http.get("/api/health").json() == {"ok": True}

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from warboard.server.ai_runner import FairQueue
 from warboard.server.quotas import Quotas
 from warboard.server.settings import ServerSettings
+from warboard.server.windows import SWEEP_SECONDS, Limit, LocalWindows
 
 REDIS = ("127.0.0.1", 6379)
 
@@ -38,6 +39,22 @@ def test_each_client_has_its_own_game_rate() -> None:
     wait = quotas.new_game("a")
     assert wait is not None and 1 <= wait <= 60
     assert quotas.new_game("b") is None
+
+
+def test_a_local_window_moves_and_forgets_idle_clients(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr("warboard.server.windows.time.monotonic", lambda: clock[0])
+    windows, limit = LocalWindows(), Limit("messages", 2, 1)
+    assert windows.hit(limit, "a") is None
+    clock[0] += 0.5
+    assert windows.hit(limit, "a") is None
+    assert windows.hit(limit, "a") == pytest.approx(0.5)  # when the first hit leaves the window
+    assert windows.hit(limit, "b") is None
+    clock[0] += 0.6
+    assert windows.hit(limit, "a") is None and windows.hit(limit, "a") is not None
+    clock[0] += SWEEP_SECONDS + 1
+    assert windows.hit(limit, "c") is None
+    assert set(windows._hits[limit]) == {"c"}
 
 
 def test_a_limit_of_zero_is_no_limit() -> None:

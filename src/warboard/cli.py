@@ -232,6 +232,10 @@ def _add_loadtest(sub: Commands) -> None:
                           help="each bot's think time before it acts, in milliseconds: MS, or "
                                "MIN-MAX for a uniform random time (default: 2000-6000, a "
                                "person's pace; docs/load.md)")
+    loadtest.add_argument("--clock", metavar="INITIAL+INCREMENT", default=None,
+                          help="give each game a real-time clock, in seconds (e.g. 180+2: 3 "
+                               "minutes a seat and 2 more each turn); needs a server with "
+                               "clocks (default: no clock)")
     loadtest.add_argument("--url", action="append", default=None,
                           help="test a server already running on this machine (e.g. "
                                "http://127.0.0.1:8218) instead of starting one; only loopback "

@@ -81,11 +81,34 @@ class Think:
         return rng.uniform(self.low, self.high)
 
 
+@dataclass(frozen=True)
+class Clock:
+    """A real-time clock for each new game: ``initial`` seconds a seat, ``increment`` more each
+    turn."""
+
+    initial: float
+    increment: float
+
+    @classmethod
+    def parse(cls, text: str) -> Clock:
+        """``INITIAL+INCREMENT`` in seconds (``180+2``), or ``INITIAL`` with no increment."""
+        initial, _, increment = text.partition("+")
+        try:
+            a, b = float(initial), float(increment or 0)
+        except ValueError:
+            raise ValueError(f"clock {text!r}: write INITIAL+INCREMENT in seconds "
+                             "(e.g. 180+2)") from None
+        if not (0 < a <= 86_400 and 0 <= b <= 86_400):
+            raise ValueError(f"clock {text!r}: 0 < INITIAL <= 86400 and 0 <= INCREMENT <= "
+                             "86400 seconds")
+        return cls(a, b)
+
+
 @dataclass
 class Plan:
     """How the bots play: against ``bases`` (http://..., one game after another on each in
     turn), ``game``, think times, a stop flag; each game from an address of its own unless
-    ``own_addresses`` is false."""
+    ``own_addresses`` is false, with ``clock`` when there is one."""
 
     bases: list[str]
     game: str
@@ -94,6 +117,7 @@ class Plan:
     stats: Stats
     rng: random.Random
     own_addresses: bool = True
+    clock: Clock | None = None
 
     games_made: int = 0
 
@@ -193,9 +217,11 @@ def token_of(link: str) -> str:
 async def create_game(plan: Plan, base: str, source: str | None) -> tuple[str, list[str]]:
     """A new friend game on ``base``, asked from ``source``: its id and both seats' tokens
     (seat 0 first; seat 1's is its invite)."""
+    body: dict[str, Any] = {"game": plan.game, "mode": "friend", "seat": 0}
+    if plan.clock is not None:  # only then: a server without clocks refuses the field
+        body["clock"] = {"initial": plan.clock.initial, "increment": plan.clock.increment}
     start = time.perf_counter()
-    created = await asyncio.to_thread(http_json, "POST", base, "/api/games",
-                                      {"game": plan.game, "mode": "friend", "seat": 0}, source)
+    created = await asyncio.to_thread(http_json, "POST", base, "/api/games", body, source)
     plan.stats.create_latencies.append(time.perf_counter() - start)
     return created["id"], [created["token"], token_of(created["invite"])]
 

@@ -57,6 +57,7 @@ class Measured:
     server_errors: int | None = None  # failures in the log of a server this run started
     server_error_messages: list[str] = field(default_factory=list)
     flood: dict[str, Any] | None = None  # what the flooding client got (``Flooder.stop``)
+    clock: tuple[float, float] | None = None  # each game's clock: initial, increment (s)
 
 
 def summary(run: Measured) -> dict[str, Any]:
@@ -67,6 +68,7 @@ def summary(run: Measured) -> dict[str, Any]:
         "concurrent_games": run.concurrent_games,
         "seconds": round(run.seconds, 2),
         "think_ms": [round(run.think[0] * 1000), round(run.think[1] * 1000)],
+        "clock": None if run.clock is None else list(run.clock),
         "actions": len(lat),
         "actions_per_second": round(len(lat) / run.seconds, 1) if run.seconds > 0 else 0.0,
         "p50_ms": _ms(percentile(lat, 50)),
@@ -110,6 +112,8 @@ def print_summary(result: dict[str, Any], console: Console) -> None:
     lo, hi = result["think_ms"]
     rows = [
         ("think time", f"{lo}-{hi} ms" if lo != hi else f"{lo} ms"),
+        ("clock", "none" if result["clock"] is None
+         else "{:g}+{:g} s".format(*result["clock"])),
         ("games open: fewest / mean", f"{result['live_games_min']} / {result['live_games_mean']}"),
         ("games started / finished", f"{result['games_started']} / {result['games_finished']}"),
         ("accepted actions", _fmt(result["actions"])),

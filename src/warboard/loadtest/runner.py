@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from warboard.loadtest.bots import ANSWER_TIMEOUT, Plan, Stats, Think, keep_playing
+from warboard.loadtest.bots import ANSWER_TIMEOUT, Clock, Plan, Stats, Think, keep_playing
 from warboard.loadtest.flood import Flood
 from warboard.loadtest.report import Measured, percentile, print_summary, summary
 from warboard.loadtest.server import (
@@ -55,6 +55,7 @@ class Settings:
     think: Think
     seed: int | None = None
     flood: bool = False
+    clock: Clock | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Settings:
@@ -63,7 +64,7 @@ class Settings:
         if not 0 < args.seconds <= MAX_SECONDS:
             raise ValueError(f"--seconds must be more than 0 and at most {MAX_SECONDS:.0f}")
         return cls(args.games, args.seconds, args.game, Think.parse(args.think), args.seed,
-                   args.flood)
+                   args.flood, Clock.parse(args.clock) if args.clock is not None else None)
 
 
 @dataclass
@@ -161,7 +162,7 @@ async def measure(target: Target, settings: Settings, tick: Tick) -> Measured:
     """Run the games (and the flood) against ``target`` and gather the figures."""
     stats = Stats()
     plan = Plan(target.bases, settings.game, settings.think, asyncio.Event(), stats,
-                random.Random(settings.seed), target.own_addresses)
+                random.Random(settings.seed), target.own_addresses, settings.clock)
     machine = _Machine(target.pid)
     flooding: AbstractContextManager[Flood | None] = (
         Flood(target.bases[0], settings.game, settings.seconds) if settings.flood
@@ -185,6 +186,8 @@ async def measure(target: Target, settings: Settings, tick: Tick) -> Measured:
     return Measured(
         game=settings.game, concurrent_games=settings.games,
         think=(settings.think.low, settings.think.high), seconds=seconds, ramp_seconds=ramp,
+        clock=(None if settings.clock is None
+               else (settings.clock.initial, settings.clock.increment)),
         latencies=stats.latencies, create_latencies=stats.create_latencies,
         live_games=(min(live), round(sum(live) / len(live), 1)),
         games_started=stats.games_started, games_finished=stats.games_finished,

@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -265,8 +265,12 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                     await refuse_socket(websocket, exc)
                     return
                 if fresh is not None and seat is not None:
-                    await websocket.send_text(encode(SeatMessage(seat=seat, seat_token=fresh)
-                                                     .model_dump(mode="json")))
+                    try:
+                        await websocket.send_text(encode(SeatMessage(seat=seat,
+                                                                     seat_token=fresh)
+                                                         .model_dump(mode="json")))
+                    except WebSocketDisconnect:
+                        return  # it left while its arrival was stored: no failure
                 await Connection(websocket, table, seat, client, quotas).run()
             finally:
                 quotas.close_socket(client)

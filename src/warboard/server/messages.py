@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 from starlette.requests import Request
 
@@ -228,8 +229,14 @@ class ThinkingMessage(BaseModel):
 
 
 def encode(message: Mapping[str, Any]) -> str:
-    """A message as the JSON text sent to a client."""
-    return json.dumps(message, separators=(",", ":"))
+    """A message as the JSON text sent to a client: compact, non-ASCII characters as they are
+    (UTF-8 on the wire). orjson: the standard library's encoder took a tenth of the server's
+    CPU at a blitz pace (docs/load.md); keys that are not strings are written as strings, as
+    ``json.dumps`` does."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits, which orjson does not write
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def error_message(message: str, request_id: str | None = None) -> dict[str, Any]:

@@ -1,13 +1,13 @@
 """What one client may spend: games created a minute, players created an hour, WebSocket
-messages a second, API requests a minute (moving windows counted by the ``limits`` library, in
-memory or in Redis), and the WebSocket connections it holds open at once (counted here, per
-process).
+messages a second, chat lines a second, API requests a minute (moving windows counted in
+memory or in Redis: ``windows``), and the WebSocket connections it holds open at once (counted
+here, per process).
 
 A limit that is used up answers how many seconds to wait (``Retry-After``); ``None`` means go
 ahead. When the shared counter (Redis) cannot be reached the request is let through and a
 warning logged: a club table keeps playing rather than refuse everyone.
 
-The counting is synchronous: in memory it costs microseconds, and ``limits``' asyncio memory
+The counting is synchronous: in memory it costs a microsecond, and ``limits``' asyncio memory
 storage walks every key through a thread on each expiry pass, which with hundreds of clients
 cost a third of a core (docs/load.md). A Redis on loopback answers in well under a millisecond.
 """
@@ -16,21 +16,13 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 from collections import Counter
 
-from limits import (
-    RateLimitItem,
-    RateLimitItemPerHour,
-    RateLimitItemPerMinute,
-    RateLimitItemPerSecond,
-)
-from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter
 from starlette.types import Scope
 
 from warboard.server.metrics import Metrics
 from warboard.server.settings import ServerSettings
+from warboard.server.windows import Limit, windows_for
 
 log = logging.getLogger("warboard.server")
 
@@ -47,29 +39,27 @@ class Quotas:
 
     def __init__(self, settings: ServerSettings, metrics: Metrics | None = None) -> None:
         self._refused = (metrics if metrics is not None else Metrics()).rate_limited
-        self._limiter = MovingWindowRateLimiter(storage_from_string(settings.rate_limit_storage))
-        self._games = RateLimitItemPerMinute(settings.games_per_minute, namespace="games")
-        self._players = RateLimitItemPerHour(settings.players_per_hour, namespace="players")
-        self._messages = RateLimitItemPerSecond(settings.messages_per_second,
-                                                namespace="messages")
-        self._requests = RateLimitItemPerMinute(settings.requests_per_minute,
-                                                namespace="requests")
-        self._chat = RateLimitItemPerSecond(settings.chat_per_second, namespace="chat")
+        self._windows = windows_for(settings.rate_limit_storage)
+        self._games = Limit("games", settings.games_per_minute, 60)
+        self._players = Limit("players", settings.players_per_hour, 3600)
+        self._messages = Limit("messages", settings.messages_per_second, 1)
+        self._requests = Limit("requests", settings.requests_per_minute, 60)
+        self._chat = Limit("chat", settings.chat_per_second, 1)
         self.sockets_per_client = settings.sockets_per_client
         self._sockets: Counter[str] = Counter()
 
-    def _hit(self, item: RateLimitItem, client: str) -> float | None:
-        if item.amount == 0:
+    def _hit(self, limit: Limit, client: str) -> float | None:
+        if limit.amount == 0:
             return None
         try:
-            if self._limiter.hit(item, client):
-                return None
-            stats = self._limiter.get_window_stats(item, client)
+            wait = self._windows.hit(limit, client)
         except Exception as exc:  # the counter's store (Redis) is down: let it through
             log.warning("rate limit not counted (%s): %s", type(exc).__name__, exc)
             return None
-        self._refused.labels(item.namespace).inc()
-        return max(1.0, math.ceil(stats.reset_time - time.time()))
+        if wait is None:
+            return None
+        self._refused.labels(limit.namespace).inc()
+        return max(1.0, math.ceil(wait))
 
     def new_game(self, client: str) -> float | None:
         """Count a game ``client`` creates; seconds to wait when it may not now."""

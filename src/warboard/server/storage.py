@@ -60,6 +60,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     and_,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -252,6 +253,11 @@ GAMES, SEATS, EVENTS, CHAT = (Base.metadata.tables[name]
 PLAYERS, PLAYER_KEYS, TRANSFERS, RATINGS = (
     Base.metadata.tables[name] for name in ("players", "player_keys", "player_transfers",
                                             "ratings"))
+# The statements of every play, built once: building one and its cache key on each call cost
+# as much CPU as running it (docs/load.md). The game's columns to set are the parameters.
+UPDATE_GAME = update(GAMES).where(GAMES.c.id == bindparam("game_id"))
+UPDATE_RUNNING = UPDATE_GAME.where(GAMES.c.status != OVER)
+INSERT_EVENTS = insert(EVENTS)
 
 
 @dataclass(frozen=True)
@@ -588,9 +594,8 @@ class Storage:
         if clock is None:
             return None
         clock = clock.start(now())
-        db.execute(update(GAMES).where(GAMES.c.id == game_id)
-                   .values(clock=clock.to_json(), deadline=clock.deadline,
-                           clock_version=version))
+        db.execute(UPDATE_GAME, {"game_id": game_id, "clock": clock.to_json(),
+                                 "deadline": clock.deadline, "clock_version": version})
         return clock
 
     def offer_rematch(self, old_id: str, game: GameData) -> bool:
@@ -649,13 +654,11 @@ class Storage:
         The game's row is updated first: it stays locked until the commit, so two writers of
         one game queue there, and the second finds the first one's events (or its end) and
         fails on the primary key or the unique request ids."""
-        values: dict[str, Any] = {"result": result, "updated": now()}
+        values: dict[str, Any] = {"game_id": game_id, "result": result, "updated": now()}
         if status == OVER:  # a join, not a play, ends the waiting (update_game)
             values["status"] = OVER
         with self._transaction(f"game {game_id}: event {first_index} is not stored") as db:
-            running = db.execute(update(GAMES)
-                                 .where(GAMES.c.id == game_id, GAMES.c.status != OVER)
-                                 .values(**values)).rowcount
+            running = db.execute(UPDATE_RUNNING, values).rowcount
             if not running:
                 raise StorageConflict(f"game {game_id}: the game is over (or gone); "
                                       f"event {first_index} is not stored")
@@ -853,7 +856,7 @@ class Storage:
     def _insert_events(db: Connection, game_id: str, first_index: int,
                        events: Sequence[EventData]) -> None:
         if events:
-            db.execute(insert(EVENTS), [
+            db.execute(INSERT_EVENTS, [
                 {"game_id": game_id, "index": first_index + i, "seat": e.seat,
                  "action": e.action, "request_id": e.request_id} for i, e in enumerate(events)])
 

@@ -227,6 +227,9 @@ class Table:
         self.request_ids: dict[str, int] = {}
         self.last: _Last | None = None
         self._legal: tuple[int, list[dict[str, Any]]] | None = None  # (version, actions)
+        # the JSON of each action listed so far: most come back turn after turn (the action's
+        # type is part of the key, as actions of two types may be equal tuples)
+        self._action_json: dict[tuple[type, Action], dict[str, Any]] = {}
         self.subscribers: set[Subscriber] = set()
         self.lock = asyncio.Lock()
         self._ai_task: asyncio.Task[None] | None = None
@@ -307,9 +310,16 @@ class Table:
     def _legal_actions(self) -> list[dict[str, Any]]:
         """The legal actions of the seat to act, as JSON (made once per version)."""
         if self._legal is None or self._legal[0] != self.version:
-            self._legal = (self.version, [self.game.action_to_json(a)
-                                          for a in self.state.legal_actions()])
+            self._legal = (self.version, [self._listed(a) for a in self.state.legal_actions()])
         return self._legal[1]
+
+    def _listed(self, action: Action) -> dict[str, Any]:
+        """``action`` as JSON, made once per table (shared by the states: not to be changed)."""
+        key = (type(action), action)
+        listed = self._action_json.get(key)
+        if listed is None:
+            listed = self._action_json[key] = self.game.action_to_json(action)
+        return listed
 
     def record_for(self, seat: int) -> dict[str, Any]:
         """The record of a finished game as ``seat`` could know it (docs/records.md)."""
