@@ -67,6 +67,7 @@ class _Counted(Agent):
     """The random agent, counting its decisions."""
 
     name = "random"
+    reads_view = False
 
     def __init__(self) -> None:
         self.inner = make_agent("random")
