@@ -20,6 +20,7 @@ Chance: a die with face ``v`` (1..6; the action die 1..3) is chance id ``v - 1``
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -60,6 +61,7 @@ MAX_MP = max(TABLES.units[k].max_mp for k in KINDS)
 LEADER_RANGE = 3  # a leader alone moves at most 3 hexes (tables.toml [leader])
 DECISION_KINDS = ("allocate", "retreat", "displace", "escape", "advance", "evade")
 PENDING_KINDS = ("fire", "assault", "force_march")
+ID_CACHE_SIZE = 1 << 16  # the id parts an encoding remembers per seat (HtlEncoding._parts)
 
 
 class EncodingError(WarboardError):
@@ -156,6 +158,10 @@ class _Block(NamedTuple):
     def size(self) -> int:
         return int(np.prod(self.shape)) if self.shape else 1
 
+    def stride(self, digit: int) -> int:
+        """What one more in ``digit`` adds to an id."""
+        return math.prod(self.shape[digit + 1:])  # not numpy's: a few ints
+
 
 class _SeatLayout:
     """The ids of one seat: its own units and leaders, in scenario order."""
@@ -247,6 +253,9 @@ class HtlEncoding(Encoding):
         state = game.new_initial_state()
         self.layouts = (_SeatLayout(self, 0, state), _SeatLayout(self, 1, state))
         self.num_actions = max(lay.size for lay in self.layouts)
+        # _id_parts by (class, action, hex it is numbered from), per seat: units stand still most of
+        # the time, so a position's moves are mostly those of earlier positions
+        self._parts: tuple[dict[tuple[type, Action, Hex | None], tuple[int, int]], ...] = ({}, {})
         view = state.observation(None)
         self.turn_limit = max(1, int(view["turn_limit"]))
         opts = game.opts
@@ -312,10 +321,28 @@ class HtlEncoding(Encoding):
         :class:`EncodingError` if one has no id or two share one."""
         seat = state.current_player()
         lay = self.layouts[seat]
+        memo = self._parts[seat]
+        if len(memo) >= ID_CACHE_SIZE:
+            memo.clear()
+        units = {u.id: u.at for u in state.units}
+        leaders = {L.id: L.at for L in state.leaders}
+        capture = _capture_bits(lay, state)
+        out: list[int | None] = []
         action: Action = None
         try:
-            out: list[int | None] = [self._action_id(lay, seat, action, state)
-                                     for action in actions]
+            for action in actions:
+                # the hex a move or an assault is numbered from: the unit's (the leader's)
+                at = ((units[action.unit] if action.unit is not None else leaders[action.leader])
+                      if isinstance(action, (Move, Assault)) else None)
+                # the class too: actions are named tuples, and Fire(u, h) == Retreat(u, h)
+                key = (action.__class__, action, at)
+                parts = memo.get(key)
+                if parts is None:
+                    parts = memo[key] = self._id_parts(lay, action, at)
+                part, stride = parts
+                if stride and capture:  # a move (only a move has the digit)
+                    part += stride * _captures(capture, action.path)  # type: ignore[attr-defined]
+                out.append(part)
         except (KeyError, IndexError, ValueError) as exc:
             raise self._no_id(seat, action, exc) from exc
         if len(set(out)) < len(out):
@@ -334,7 +361,17 @@ class HtlEncoding(Encoding):
         ``ValueError``. A legal action that does not fit raises :class:`EncodingError`."""
         lay = self.layouts[seat]
         try:
-            return self._action_id(lay, seat, action, state)
+            at = None
+            if isinstance(action, Move | Assault):
+                if state is None:
+                    raise ValueError("needs the position")
+                at = (state.units[state.unit_index(action.unit)].at if action.unit is not None
+                      else state.leaders[state.leader_index(action.leader)].at)
+            part, stride = self._id_parts(lay, action, at)
+            if stride:
+                assert isinstance(action, Move)
+                part += stride * _captures(_capture_bits(lay, state), action.path)
+            return part
         except (KeyError, IndexError, ValueError) as exc:
             if state is None and isinstance(action, Move | Assault):
                 raise ValueError(f"holdtheline: the id of {action!r} depends on the position; "
@@ -345,40 +382,40 @@ class HtlEncoding(Encoding):
         return EncodingError(f"holdtheline: {action!r} of seat {seat} has no action id "
                              f"(parameters {self.params}): {exc!r}")
 
-    def _action_id(self, lay: _SeatLayout, seat: int, action: Action, state: Any) -> int:
+    def _id_parts(self, lay: _SeatLayout, action: Action, at: Hex | None) -> tuple[int, int]:
+        """``action``'s id but for the enemy pieces a move takes on its way, and what their bit
+        mask is multiplied by (0: the id has no such digit). ``at``: the hex of the moving
+        (assaulting) unit or leader. A function of ``action`` and ``at`` alone."""
         if isinstance(action, Move):  # most legal actions are moves
-            if state is None:
-                raise ValueError("needs the position")
-            return self._move_id(lay, action, state)
+            assert at is not None
+            return self._move_parts(lay, action, at)
         if isinstance(action, End):
-            return lay.end.id()
+            return lay.end.id(), 0
         if isinstance(action, Advance):
-            return lay.advance.id(int(action.yes))
+            return lay.advance.id(int(action.yes)), 0
         if isinstance(action, Evade):
-            return lay.evade.id(int(action.yes))
+            return lay.evade.id(int(action.yes)), 0
         if isinstance(action, Allocate):
-            return lay.allocate.id(lay.unit_no[action.unit])
+            return lay.allocate.id(lay.unit_no[action.unit]), 0
         if isinstance(action, Retreat):
-            return lay.retreat.id(lay.unit_no[action.unit], self._cell(action.to))
+            return lay.retreat.id(lay.unit_no[action.unit], self._cell(action.to)), 0
         if isinstance(action, Displace):
-            return lay.displace.id(lay.unit_no[action.unit], self._cell(action.to))
+            return lay.displace.id(lay.unit_no[action.unit], self._cell(action.to)), 0
         if isinstance(action, Escape):
-            return lay.escape.id(lay.leader_no[action.leader], self._cell(action.to))
+            return lay.escape.id(lay.leader_no[action.leader], self._cell(action.to)), 0
         if isinstance(action, Exit):
-            return lay.unit_blocks[lay.unit_no[action.unit]]["exit"].id()
+            return lay.unit_blocks[lay.unit_no[action.unit]]["exit"].id(), 0
         if isinstance(action, Fire):
             return lay.unit_blocks[lay.unit_no[action.unit]]["fire"].id(
-                self._cell(action.target))
+                self._cell(action.target)), 0
         if isinstance(action, Rally):
             return lay.unit_blocks[lay.unit_no[action.unit]]["rally"].id(
-                lay.leader_no[action.leader])
+                lay.leader_no[action.leader]), 0
         if isinstance(action, Assault):
-            if state is None:
-                raise ValueError("needs the position")
-            u = state.units[state.unit_index(action.unit)]
-            direction = _direction(_offset(u.at, action.target))
+            assert at is not None
+            direction = _direction(_offset(at, action.target))
             return lay.unit_blocks[lay.unit_no[action.unit]]["assault"].id(
-                direction, int(action.leader_dice))
+                direction, int(action.leader_dice)), 0
         raise TypeError(f"not a decision of Hold the Line: {action!r}")
 
     def _cell(self, h: Hex) -> int:
@@ -386,42 +423,26 @@ class HtlEncoding(Encoding):
             raise IndexError(f"hex {h} is off the map")
         return self.hex_index(h)
 
-    def _move_id(self, lay: _SeatLayout, action: Move, state: Any) -> int:
+    def _move_parts(self, lay: _SeatLayout, action: Move, at: Hex) -> tuple[int, int]:
         end = action.path[-1]
         if action.unit is None:  # a leader alone
-            L = state.leaders[state.leader_index(action.leader)]
             return lay.leader_move.id(lay.leader_no[action.leader],
-                                      lay.leader_offset_no[_offset(L.at, end)])
-        j = lay.unit_no[action.unit]
-        b = lay.unit_blocks[j]
-        u = state.units[state.unit_index(action.unit)]
-        mask = self._captures(lay, state, action.path)
+                                      lay.leader_offset_no[_offset(at, end)]), 0
+        b = lay.unit_blocks[lay.unit_no[action.unit]]
         who = 0 if action.leader is None else 1 + lay.leader_no[action.leader]
-        off = _offset(u.at, end)
+        off = _offset(at, end)
         if action.force_march:
-            stop = _direction(_offset(end, action.path[-2]))
-            return b["force_march"].id(who, b["index"]["far"][off], mask, stop)
-        if action.bonus:
-            return b["bonus"].id(who - 1, b["index"]["far"][off], mask)
-        if action.fire is not None:
-            return b["move_fire"].id(who, b["index"]["near"][off], mask,
-                                     b["index"]["fire_offsets"][_offset(end, action.fire)])
-        return b["move"].id(who, b["index"]["near"][off], mask)
-
-    def _captures(self, lay: _SeatLayout, state: Any, path: Sequence[Hex]) -> int:
-        """The bit mask of enemy leaders and VP counters a move along ``path`` takes."""
-        mask = 0
-        bit = lay.capture_bit
-        leader_at, counter_at = state.leader_at(), state.counter_at()
-        leaders, counters = state.leaders, state.counters
-        for h in path:
-            li = leader_at.get(h)
-            if li is not None and leaders[li].id in bit:
-                mask |= 1 << bit[leaders[li].id]
-            ci = counter_at.get(h)
-            if ci is not None and counters[ci][0] in bit:
-                mask |= 1 << bit[counters[ci][0]]
-        return mask
+            block = b["force_march"]
+            digits = [who, b["index"]["far"][off], 0, _direction(_offset(end, action.path[-2]))]
+        elif action.bonus:
+            block, digits = b["bonus"], [who - 1, b["index"]["far"][off], 0]
+        elif action.fire is not None:
+            block = b["move_fire"]
+            digits = [who, b["index"]["near"][off], 0,
+                      b["index"]["fire_offsets"][_offset(end, action.fire)]]
+        else:
+            block, digits = b["move"], [who, b["index"]["near"][off], 0]
+        return block.id(*digits), block.stride(2)  # digit 2: the pieces taken on the way
 
     def action(self, seat: int, action_id: int) -> IdMeaning:
         """What ``action_id`` stands for, for ``seat`` (an :class:`IdMeaning`, not a path)."""
@@ -590,5 +611,30 @@ class HtlEncoding(Encoding):
 
 def _direction(off: Cube) -> int:
     return hexes.DIRECTIONS.index(off)
+
+
+def _capture_bits(lay: _SeatLayout, state: Any) -> dict[Hex, int]:
+    """The bits of the enemy leaders and VP counters a move of ``lay``'s seat may take, by the
+    hex each stands on in ``state``."""
+    bit = lay.capture_bit
+    out: dict[Hex, int] = {}
+    for h, i in state.leader_at().items():
+        k = bit.get(state.leaders[i].id)
+        if k is not None:
+            out[h] = 1 << k
+    for h, i in state.counter_at().items():
+        k = bit.get(state.counters[i][0])
+        if k is not None:
+            out[h] = out.get(h, 0) | 1 << k
+    return out
+
+
+def _captures(capture: dict[Hex, int], path: Sequence[Hex]) -> int:
+    """The bit mask of the pieces of ``capture`` (``_capture_bits``) a move along ``path``
+    takes."""
+    mask = 0
+    for h in path:
+        mask |= capture.get(h, 0)
+    return mask
 
 
