@@ -49,6 +49,7 @@ from warboard.holdtheline.actions import (
 )
 from warboard.holdtheline.combat import fire_range
 from warboard.holdtheline.options import OPTIONS
+from warboard.holdtheline.serialize import position_fields
 from warboard.holdtheline.tables import TABLES
 from warboard.holdtheline.terminal.render import board_text, track_text
 
@@ -61,6 +62,11 @@ MAX_MP = max(TABLES.units[k].max_mp for k in KINDS)
 LEADER_RANGE = 3  # a leader alone moves at most 3 hexes (tables.toml [leader])
 DECISION_KINDS = ("allocate", "retreat", "displace", "escape", "advance", "evade")
 PENDING_KINDS = ("fire", "assault", "force_march")
+# the fields of a view that write_public reads (HtlEncoding.view); the objectives and exits
+# never change, so it draws them from the first position's
+VIEW_FIELDS = ("units", "leaders", "vp_counters", "pending", "vp", "vp_target", "phase",
+               "to_move", "active", "first", "turn", "ap", "leaders_lost", "command_ap",
+               "exited")
 ID_CACHE_SIZE = 1 << 16  # the id parts an encoding remembers per seat (HtlEncoding._parts)
 
 
@@ -300,12 +306,29 @@ class HtlEncoding(Encoding):
             "pending dice", "pending hits",
         )
         self.private_names: tuple[str, ...] = ()
-        self._terrain = np.zeros((len(TERRAINS), sc.rows, sc.cols), np.float32)
+        self._plane = {name: i for i, name in enumerate(self.plane_names)}
+        P = self._plane
+        # the planes that never change in a game (terrain, objectives, exits), per seat
+        fixed = np.zeros((2, len(self.plane_names), sc.rows, sc.cols), np.float32)
         index = {t: i for i, t in enumerate(TERRAINS)}
         for r in range(sc.rows):
             for c in range(sc.cols):
-                self._terrain[index[sc.terrain_at((c, r))], r, c] = 1.0
-        self._plane = {name: i for i, name in enumerate(self.plane_names)}
+                fixed[:, index[sc.terrain_at((c, r))], r, c] = 1.0
+        for seat in (0, 1):
+            for o in view["objectives"]:
+                c, r = o["at"]
+                fixed[seat, P["own objective" if o["side"] == seat else "enemy objective"],
+                      r, c] = 1.0
+            for e in view["exits"]:
+                for c, r in e["hexes"]:
+                    fixed[seat, P["own exit" if e["side"] == seat else "enemy exit"], r, c] = 1.0
+        self._fixed = fixed
+        # a unit's planes by side (own, enemy) and kind: kind, MP, acted, fired at
+        self._unit_planes = tuple(
+            {k: (P[f"{who} {k}"],
+                 P[f"{who} MP ({'artillery' if k == 'artillery' else 'infantry/dragoons'})"],
+                 P[f"{who} acted"], P[f"{who} fired at"]) for k in KINDS}
+            for who in ("own", "enemy"))
 
     # ------------------------------------------------------------------ actions
 
@@ -520,11 +543,15 @@ class HtlEncoding(Encoding):
         """The terminal's map and turn track, without colours (seat 1's ids in lower case)."""
         return f"{board_text(view, plain=True).plain}\n{track_text(view).plain}"
 
+    def view(self, state: Any, seat: int) -> Mapping[str, JSON]:
+        # the position's JSON but the map, the log and the scenario's tables: most of its cost
+        return position_fields(state, VIEW_FIELDS)
+
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:
         P = self._plane
-        nt = len(TERRAINS)
-        board[:nt] = self._terrain
+        board[:] = self._fixed[seat]
+        cells: Any = board.data  # a memoryview: its item assignment costs a fraction of numpy's
         enemy = 1 - seat
         eliminated, waiting = [0, 0], [0, 0]
         for u in view["units"]:
@@ -536,31 +563,24 @@ class HtlEncoding(Encoding):
                     waiting[side] += 1
                 continue
             c, r = u["at"]
-            who = "own" if side == 0 else "enemy"
-            board[P[f"{who} {u['kind']}"], r, c] = 1.0
-            arm = "artillery" if u["kind"] == "artillery" else "infantry/dragoons"
-            board[P[f"{who} MP ({arm})"], r, c] = min(1.0, u["mp"] / MAX_MP)
+            kind, mp, acted, fired_at = self._unit_planes[side][u["kind"]]
+            cells[kind, r, c] = 1.0
+            cells[mp, r, c] = min(1.0, u["mp"] / MAX_MP)
             if u["acted"]:
-                board[P[f"{who} acted"], r, c] = 1.0
+                cells[acted, r, c] = 1.0
             if u["fired_at"]:
-                board[P[f"{who} fired at"], r, c] = 1.0
+                cells[fired_at, r, c] = 1.0
         for L in view["leaders"]:
             if L["status"] != "board" or L["at"] is None:
                 continue
             c, r = L["at"]
-            board[P["own leader" if L["side"] == seat else "enemy leader"], r, c] = 1.0
+            cells[P["own leader" if L["side"] == seat else "enemy leader"], r, c] = 1.0
             if L["acted"]:
-                board[P["leader acted"], r, c] = 1.0
-            board[P["leader hits"], r, c] = min(1.0, L["hits"] / 2)
+                cells[P["leader acted"], r, c] = 1.0
+            cells[P["leader hits"], r, c] = min(1.0, L["hits"] / 2)
         for v in view["vp_counters"]:
             c, r = v["at"]
-            board[P["own VP counter" if v["side"] == seat else "enemy VP counter"], r, c] = 1.0
-        for o in view["objectives"]:
-            c, r = o["at"]
-            board[P["own objective" if o["side"] == seat else "enemy objective"], r, c] = 1.0
-        for e in view["exits"]:
-            for c, r in e["hexes"]:
-                board[P["own exit" if e["side"] == seat else "enemy exit"], r, c] = 1.0
+            cells[P["own VP counter" if v["side"] == seat else "enemy VP counter"], r, c] = 1.0
         p = view["pending"]
         pending = [0.0] * (1 + len(PENDING_KINDS) + len(DECISION_KINDS) + 2)
         if p:
@@ -570,18 +590,18 @@ class HtlEncoding(Encoding):
             for key, plane in (("origin", "pending attacker"), ("target", "pending target")):
                 if p.get(key) is not None:
                     c, r = p[key]
-                    board[P[plane], r, c] = 1.0
+                    cells[P[plane], r, c] = 1.0
             d = p.get("decision")
             if d:
                 if d["kind"] in DECISION_KINDS:
                     pending[1 + len(PENDING_KINDS) + DECISION_KINDS.index(d["kind"])] = 1.0
                 for c, r in d.get("choices") or ():
-                    board[P["decision hexes"], r, c] = 1.0
+                    cells[P["decision hexes"], r, c] = 1.0
                 placed = {u["id"]: u["at"] for u in view["units"]}
                 for uid in [d.get("unit"), *(d.get("units") or ())]:
                     at = placed.get(uid)
                     if at is not None:
-                        board[P["decision unit"], at[1], at[0]] = 1.0
+                        cells[P["decision unit"], at[1], at[0]] = 1.0
             pending[-2] = min(1.0, len(p.get("dice") or ()) / 6)
             pending[-1] = min(1.0, (p.get("hits") or 0) / 6)
         vp, target = view["vp"], view["vp_target"] or [self.max_vp, self.max_vp]
@@ -603,7 +623,9 @@ class HtlEncoding(Encoding):
             waiting[0] / n_own, waiting[1] / n_enemy,
             *pending,
         ]
-        public[:] = np.clip(np.asarray(values, np.float32), 0.0, 1.0)
+        public[:] = values
+        # np.clip's own cost is several times that of the two ufuncs on so short an array
+        np.minimum(np.maximum(public, 0.0, out=public), 1.0, out=public)
 
     def write_private(self, view: Mapping[str, JSON], private: np.ndarray) -> None:
         """Nothing is private in Hold the Line."""
