@@ -14,7 +14,7 @@ from typing import ClassVar, get_args
 import pytest
 
 from game_walk import random_decision_points
-from warboard.ai.agent import decide, make_agent
+from warboard.ai.agent import Agent, decide, make_agent
 from warboard.ai.arena import (
     ArenaReport,
     charts_available,
@@ -84,7 +84,7 @@ def test_agents_receive_plain_data_only():
     game object holds no position."""
     seen = {}
 
-    class Spy:
+    class Spy(Agent):
         name = "spy"
 
         def act(self, game, view, legal, rng):
@@ -96,6 +96,23 @@ def test_agents_receive_plain_data_only():
     assert json.loads(json.dumps(seen["view"])) == seen["view"]
     assert not any(isinstance(v, CardState) for v in vars(seen["game"]).values())
     assert all(isinstance(a, tuple) for a in seen["legal"])
+
+
+def test_an_agent_that_reads_no_view_is_given_an_empty_one():
+    seen = []
+
+    class Blind(Agent):
+        name = "blind"
+        reads_view = False
+
+        def act(self, game, view, legal, rng):
+            seen.append(view)
+            return legal[0]
+
+    state = next(decision_points("hill218", seed=1))
+    assert decide(Blind(), state, random.Random(0)) == state.legal_actions()[0]
+    assert seen == [{}]
+    assert not make_agent("random").reads_view and make_agent("greedy").reads_view
 
 
 class DiceRace(Game):

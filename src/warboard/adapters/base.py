@@ -58,7 +58,7 @@ def flat_observation(encoding: Encoding, state: State, seat: int) -> np.ndarray:
     rows, cols = encoding.board_size
     n_board = len(encoding.plane_names) * rows * cols
     n_public = len(encoding.public_names)
-    view = state.observation(seat)
+    view = encoding.view(state, seat)
     encoding.write_public(view, seat, out[:n_board].reshape(-1, rows, cols),
                           out[n_board:n_board + n_public])
     encoding.write_private(view, out[n_board + n_public:])

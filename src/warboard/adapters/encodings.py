@@ -80,6 +80,12 @@ class Encoding(Protocol):
         render: by default its JSON; a game draws its board."""
         return json.dumps(view, indent=1)
 
+    def view(self, state: State, seat: int) -> Mapping[str, JSON]:
+        """What the ``write_*`` methods read of ``state.observation(seat)``: by default the
+        whole view; an encoding that reads a few of its fields may make only those (the same
+        values, from the game's own code)."""
+        return state.observation(seat)
+
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:
         """Write the public part of ``view`` (any seat's view, or the spectator's) as seen from

@@ -4,19 +4,25 @@
 holds no position), ``view`` is ``state.observation(seat)`` — a plain JSON-ready dict — and
 ``legal`` the legal actions. Hidden information reaches a search agent only through
 ``game.sample_state(view, rng)``, which deals the unseen cards at random.
+
+Agents subclass :class:`Agent` (as engines subclass the core protocol's classes), so that a
+capability an agent does not declare has its default there.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from warboard.core.protocol import Action, Game, State
 
 
 class Agent(Protocol):
     name: str
+    # False: ``act`` never reads ``view``, and ``decide`` gives it an empty dict instead
+    # (building the view costs a random agent more than its decision)
+    reads_view: ClassVar[bool] = True
 
     def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
             rng: random.Random) -> Action: ...
@@ -31,9 +37,9 @@ def view_seat(view: dict[str, Any]) -> int:
 
 def decide(agent: Agent, state: State, rng: random.Random) -> Action:
     """Ask ``agent`` for the decision of the seat to act in ``state``, giving it only that
-    seat's view (the one place where a true state meets an agent)."""
-    seat = state.current_player()
-    view = state.observation(seat)
+    seat's view (the one place where a true state meets an agent): an empty one to an agent
+    that does not read it."""
+    view = state.observation(state.current_player()) if agent.reads_view else {}
     return agent.act(state.game, view, state.legal_actions(), rng)
 
 

@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from warboard.ai.agent import view_seat
+from warboard.ai.agent import Agent, view_seat
 from warboard.ai.knowledge import (
     action_prior_for,
     evaluator_for,
@@ -49,7 +49,7 @@ class Node:
         self.prior = prior
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(Agent):
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
                  exploration: float = 0.5, rollout_depth: int = 0, widening: float = 4.0,
                  prior_weight: float = 0.5, name: str = "ismcts",

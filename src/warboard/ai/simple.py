@@ -7,22 +7,23 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from warboard.ai.agent import view_seat
+from warboard.ai.agent import Agent, view_seat
 from warboard.ai.knowledge import evaluator_for
 from warboard.core.protocol import Action, Game
 
 
-class RandomAgent:
+class RandomAgent(Agent):
     """A uniformly random legal action."""
 
     name = "random"
+    reads_view = False
 
     def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
             rng: random.Random) -> Action:
         return rng.choice(list(legal))
 
 
-class GreedyAgent:
+class GreedyAgent(Agent):
     """The action whose immediate result the evaluation likes best (ties broken at random).
 
     The result of an own action depends only on what the seat knows, so it is computed on one

@@ -98,7 +98,8 @@ class CardEncoding(Encoding):
         self.deploy_base = tuple(bases)
         self.num_actions = nxt
         self.num_chance_outcomes = 2 + n
-        self._ids: dict[tuple[int, Action], int | None] = {}  # action_id's answers
+        # action_id's answers, per seat (no key tuple to make at each look-up)
+        self._ids: tuple[dict[Action, int | None], ...] = ({}, {})
         self._per_seat = sum(rules.deck_counts())
         self.max_decisions = 2 + 2 * self._per_seat + 2 * rules.strikes
         self.max_chance_events = 1 + 2 * self._per_seat
@@ -142,19 +143,19 @@ class CardEncoding(Encoding):
     # ------------------------------------------------------------------ actions
 
     def action_id(self, seat: int, action: Action) -> int | None:
-        key = (seat, action)
-        known = self._ids.get(key, self)
+        known_ids = self._ids[seat]
+        known = known_ids.get(action, self)
         if known is self:
-            if len(self._ids) >= ID_CACHE_SIZE:
-                self._ids.clear()
-            known = self._ids[key] = self._action_id(seat, action)
+            if len(known_ids) >= ID_CACHE_SIZE // 2:
+                known_ids.clear()
+            known = known_ids[action] = self._action_id(seat, action)
         return known  # type: ignore[return-value]
 
     def action_ids(self, state: Any, actions: Sequence[Action]) -> list[int | None]:
         # action_id for each, its cache looked up in one pass (the environments' every step)
         seat = state.current_player()
-        get = self._ids.get
-        ids = [get((seat, a), self) for a in actions]
+        get = self._ids[seat].get
+        ids = [get(a, self) for a in actions]
         if self in ids:
             ids = [self.action_id(seat, a) if i is self else i
                    for a, i in zip(actions, ids, strict=True)]

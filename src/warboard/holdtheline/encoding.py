@@ -20,6 +20,7 @@ Chance: a die with face ``v`` (1..6; the action die 1..3) is chance id ``v - 1``
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -48,6 +49,7 @@ from warboard.holdtheline.actions import (
 )
 from warboard.holdtheline.combat import fire_range
 from warboard.holdtheline.options import OPTIONS
+from warboard.holdtheline.serialize import position_fields
 from warboard.holdtheline.tables import TABLES
 from warboard.holdtheline.terminal.render import board_text, track_text
 
@@ -60,6 +62,12 @@ MAX_MP = max(TABLES.units[k].max_mp for k in KINDS)
 LEADER_RANGE = 3  # a leader alone moves at most 3 hexes (tables.toml [leader])
 DECISION_KINDS = ("allocate", "retreat", "displace", "escape", "advance", "evade")
 PENDING_KINDS = ("fire", "assault", "force_march")
+# the fields of a view that write_public reads (HtlEncoding.view); the objectives and exits
+# never change, so it draws them from the first position's
+VIEW_FIELDS = ("units", "leaders", "vp_counters", "pending", "vp", "vp_target", "phase",
+               "to_move", "active", "first", "turn", "ap", "leaders_lost", "command_ap",
+               "exited")
+ID_CACHE_SIZE = 1 << 16  # the id parts an encoding remembers per seat (HtlEncoding._parts)
 
 
 class EncodingError(WarboardError):
@@ -156,6 +164,10 @@ class _Block(NamedTuple):
     def size(self) -> int:
         return int(np.prod(self.shape)) if self.shape else 1
 
+    def stride(self, digit: int) -> int:
+        """What one more in ``digit`` adds to an id."""
+        return math.prod(self.shape[digit + 1:])  # not numpy's: a few ints
+
 
 class _SeatLayout:
     """The ids of one seat: its own units and leaders, in scenario order."""
@@ -247,6 +259,9 @@ class HtlEncoding(Encoding):
         state = game.new_initial_state()
         self.layouts = (_SeatLayout(self, 0, state), _SeatLayout(self, 1, state))
         self.num_actions = max(lay.size for lay in self.layouts)
+        # _id_parts by (class, action, hex it is numbered from), per seat: units stand still most of
+        # the time, so a position's moves are mostly those of earlier positions
+        self._parts: tuple[dict[tuple[type, Action, Hex | None], tuple[int, int]], ...] = ({}, {})
         view = state.observation(None)
         self.turn_limit = max(1, int(view["turn_limit"]))
         opts = game.opts
@@ -291,12 +306,29 @@ class HtlEncoding(Encoding):
             "pending dice", "pending hits",
         )
         self.private_names: tuple[str, ...] = ()
-        self._terrain = np.zeros((len(TERRAINS), sc.rows, sc.cols), np.float32)
+        self._plane = {name: i for i, name in enumerate(self.plane_names)}
+        P = self._plane
+        # the planes that never change in a game (terrain, objectives, exits), per seat
+        fixed = np.zeros((2, len(self.plane_names), sc.rows, sc.cols), np.float32)
         index = {t: i for i, t in enumerate(TERRAINS)}
         for r in range(sc.rows):
             for c in range(sc.cols):
-                self._terrain[index[sc.terrain_at((c, r))], r, c] = 1.0
-        self._plane = {name: i for i, name in enumerate(self.plane_names)}
+                fixed[:, index[sc.terrain_at((c, r))], r, c] = 1.0
+        for seat in (0, 1):
+            for o in view["objectives"]:
+                c, r = o["at"]
+                fixed[seat, P["own objective" if o["side"] == seat else "enemy objective"],
+                      r, c] = 1.0
+            for e in view["exits"]:
+                for c, r in e["hexes"]:
+                    fixed[seat, P["own exit" if e["side"] == seat else "enemy exit"], r, c] = 1.0
+        self._fixed = fixed
+        # a unit's planes by side (own, enemy) and kind: kind, MP, acted, fired at
+        self._unit_planes = tuple(
+            {k: (P[f"{who} {k}"],
+                 P[f"{who} MP ({'artillery' if k == 'artillery' else 'infantry/dragoons'})"],
+                 P[f"{who} acted"], P[f"{who} fired at"]) for k in KINDS}
+            for who in ("own", "enemy"))
 
     # ------------------------------------------------------------------ actions
 
@@ -312,10 +344,28 @@ class HtlEncoding(Encoding):
         :class:`EncodingError` if one has no id or two share one."""
         seat = state.current_player()
         lay = self.layouts[seat]
+        memo = self._parts[seat]
+        if len(memo) >= ID_CACHE_SIZE:
+            memo.clear()
+        units = {u.id: u.at for u in state.units}
+        leaders = {L.id: L.at for L in state.leaders}
+        capture = _capture_bits(lay, state)
+        out: list[int | None] = []
         action: Action = None
         try:
-            out: list[int | None] = [self._action_id(lay, seat, action, state)
-                                     for action in actions]
+            for action in actions:
+                # the hex a move or an assault is numbered from: the unit's (the leader's)
+                at = ((units[action.unit] if action.unit is not None else leaders[action.leader])
+                      if isinstance(action, (Move, Assault)) else None)
+                # the class too: actions are named tuples, and Fire(u, h) == Retreat(u, h)
+                key = (action.__class__, action, at)
+                parts = memo.get(key)
+                if parts is None:
+                    parts = memo[key] = self._id_parts(lay, action, at)
+                part, stride = parts
+                if stride and capture:  # a move (only a move has the digit)
+                    part += stride * _captures(capture, action.path)  # type: ignore[attr-defined]
+                out.append(part)
         except (KeyError, IndexError, ValueError) as exc:
             raise self._no_id(seat, action, exc) from exc
         if len(set(out)) < len(out):
@@ -334,7 +384,17 @@ class HtlEncoding(Encoding):
         ``ValueError``. A legal action that does not fit raises :class:`EncodingError`."""
         lay = self.layouts[seat]
         try:
-            return self._action_id(lay, seat, action, state)
+            at = None
+            if isinstance(action, Move | Assault):
+                if state is None:
+                    raise ValueError("needs the position")
+                at = (state.units[state.unit_index(action.unit)].at if action.unit is not None
+                      else state.leaders[state.leader_index(action.leader)].at)
+            part, stride = self._id_parts(lay, action, at)
+            if stride:
+                assert isinstance(action, Move)
+                part += stride * _captures(_capture_bits(lay, state), action.path)
+            return part
         except (KeyError, IndexError, ValueError) as exc:
             if state is None and isinstance(action, Move | Assault):
                 raise ValueError(f"holdtheline: the id of {action!r} depends on the position; "
@@ -345,40 +405,40 @@ class HtlEncoding(Encoding):
         return EncodingError(f"holdtheline: {action!r} of seat {seat} has no action id "
                              f"(parameters {self.params}): {exc!r}")
 
-    def _action_id(self, lay: _SeatLayout, seat: int, action: Action, state: Any) -> int:
+    def _id_parts(self, lay: _SeatLayout, action: Action, at: Hex | None) -> tuple[int, int]:
+        """``action``'s id but for the enemy pieces a move takes on its way, and what their bit
+        mask is multiplied by (0: the id has no such digit). ``at``: the hex of the moving
+        (assaulting) unit or leader. A function of ``action`` and ``at`` alone."""
         if isinstance(action, Move):  # most legal actions are moves
-            if state is None:
-                raise ValueError("needs the position")
-            return self._move_id(lay, action, state)
+            assert at is not None
+            return self._move_parts(lay, action, at)
         if isinstance(action, End):
-            return lay.end.id()
+            return lay.end.id(), 0
         if isinstance(action, Advance):
-            return lay.advance.id(int(action.yes))
+            return lay.advance.id(int(action.yes)), 0
         if isinstance(action, Evade):
-            return lay.evade.id(int(action.yes))
+            return lay.evade.id(int(action.yes)), 0
         if isinstance(action, Allocate):
-            return lay.allocate.id(lay.unit_no[action.unit])
+            return lay.allocate.id(lay.unit_no[action.unit]), 0
         if isinstance(action, Retreat):
-            return lay.retreat.id(lay.unit_no[action.unit], self._cell(action.to))
+            return lay.retreat.id(lay.unit_no[action.unit], self._cell(action.to)), 0
         if isinstance(action, Displace):
-            return lay.displace.id(lay.unit_no[action.unit], self._cell(action.to))
+            return lay.displace.id(lay.unit_no[action.unit], self._cell(action.to)), 0
         if isinstance(action, Escape):
-            return lay.escape.id(lay.leader_no[action.leader], self._cell(action.to))
+            return lay.escape.id(lay.leader_no[action.leader], self._cell(action.to)), 0
         if isinstance(action, Exit):
-            return lay.unit_blocks[lay.unit_no[action.unit]]["exit"].id()
+            return lay.unit_blocks[lay.unit_no[action.unit]]["exit"].id(), 0
         if isinstance(action, Fire):
             return lay.unit_blocks[lay.unit_no[action.unit]]["fire"].id(
-                self._cell(action.target))
+                self._cell(action.target)), 0
         if isinstance(action, Rally):
             return lay.unit_blocks[lay.unit_no[action.unit]]["rally"].id(
-                lay.leader_no[action.leader])
+                lay.leader_no[action.leader]), 0
         if isinstance(action, Assault):
-            if state is None:
-                raise ValueError("needs the position")
-            u = state.units[state.unit_index(action.unit)]
-            direction = _direction(_offset(u.at, action.target))
+            assert at is not None
+            direction = _direction(_offset(at, action.target))
             return lay.unit_blocks[lay.unit_no[action.unit]]["assault"].id(
-                direction, int(action.leader_dice))
+                direction, int(action.leader_dice)), 0
         raise TypeError(f"not a decision of Hold the Line: {action!r}")
 
     def _cell(self, h: Hex) -> int:
@@ -386,42 +446,26 @@ class HtlEncoding(Encoding):
             raise IndexError(f"hex {h} is off the map")
         return self.hex_index(h)
 
-    def _move_id(self, lay: _SeatLayout, action: Move, state: Any) -> int:
+    def _move_parts(self, lay: _SeatLayout, action: Move, at: Hex) -> tuple[int, int]:
         end = action.path[-1]
         if action.unit is None:  # a leader alone
-            L = state.leaders[state.leader_index(action.leader)]
             return lay.leader_move.id(lay.leader_no[action.leader],
-                                      lay.leader_offset_no[_offset(L.at, end)])
-        j = lay.unit_no[action.unit]
-        b = lay.unit_blocks[j]
-        u = state.units[state.unit_index(action.unit)]
-        mask = self._captures(lay, state, action.path)
+                                      lay.leader_offset_no[_offset(at, end)]), 0
+        b = lay.unit_blocks[lay.unit_no[action.unit]]
         who = 0 if action.leader is None else 1 + lay.leader_no[action.leader]
-        off = _offset(u.at, end)
+        off = _offset(at, end)
         if action.force_march:
-            stop = _direction(_offset(end, action.path[-2]))
-            return b["force_march"].id(who, b["index"]["far"][off], mask, stop)
-        if action.bonus:
-            return b["bonus"].id(who - 1, b["index"]["far"][off], mask)
-        if action.fire is not None:
-            return b["move_fire"].id(who, b["index"]["near"][off], mask,
-                                     b["index"]["fire_offsets"][_offset(end, action.fire)])
-        return b["move"].id(who, b["index"]["near"][off], mask)
-
-    def _captures(self, lay: _SeatLayout, state: Any, path: Sequence[Hex]) -> int:
-        """The bit mask of enemy leaders and VP counters a move along ``path`` takes."""
-        mask = 0
-        bit = lay.capture_bit
-        leader_at, counter_at = state.leader_at(), state.counter_at()
-        leaders, counters = state.leaders, state.counters
-        for h in path:
-            li = leader_at.get(h)
-            if li is not None and leaders[li].id in bit:
-                mask |= 1 << bit[leaders[li].id]
-            ci = counter_at.get(h)
-            if ci is not None and counters[ci][0] in bit:
-                mask |= 1 << bit[counters[ci][0]]
-        return mask
+            block = b["force_march"]
+            digits = [who, b["index"]["far"][off], 0, _direction(_offset(end, action.path[-2]))]
+        elif action.bonus:
+            block, digits = b["bonus"], [who - 1, b["index"]["far"][off], 0]
+        elif action.fire is not None:
+            block = b["move_fire"]
+            digits = [who, b["index"]["near"][off], 0,
+                      b["index"]["fire_offsets"][_offset(end, action.fire)]]
+        else:
+            block, digits = b["move"], [who, b["index"]["near"][off], 0]
+        return block.id(*digits), block.stride(2)  # digit 2: the pieces taken on the way
 
     def action(self, seat: int, action_id: int) -> IdMeaning:
         """What ``action_id`` stands for, for ``seat`` (an :class:`IdMeaning`, not a path)."""
@@ -499,11 +543,15 @@ class HtlEncoding(Encoding):
         """The terminal's map and turn track, without colours (seat 1's ids in lower case)."""
         return f"{board_text(view, plain=True).plain}\n{track_text(view).plain}"
 
+    def view(self, state: Any, seat: int) -> Mapping[str, JSON]:
+        # the position's JSON but the map, the log and the scenario's tables: most of its cost
+        return position_fields(state, VIEW_FIELDS)
+
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:
         P = self._plane
-        nt = len(TERRAINS)
-        board[:nt] = self._terrain
+        board[:] = self._fixed[seat]
+        cells: Any = board.data  # a memoryview: its item assignment costs a fraction of numpy's
         enemy = 1 - seat
         eliminated, waiting = [0, 0], [0, 0]
         for u in view["units"]:
@@ -515,31 +563,24 @@ class HtlEncoding(Encoding):
                     waiting[side] += 1
                 continue
             c, r = u["at"]
-            who = "own" if side == 0 else "enemy"
-            board[P[f"{who} {u['kind']}"], r, c] = 1.0
-            arm = "artillery" if u["kind"] == "artillery" else "infantry/dragoons"
-            board[P[f"{who} MP ({arm})"], r, c] = min(1.0, u["mp"] / MAX_MP)
+            kind, mp, acted, fired_at = self._unit_planes[side][u["kind"]]
+            cells[kind, r, c] = 1.0
+            cells[mp, r, c] = min(1.0, u["mp"] / MAX_MP)
             if u["acted"]:
-                board[P[f"{who} acted"], r, c] = 1.0
+                cells[acted, r, c] = 1.0
             if u["fired_at"]:
-                board[P[f"{who} fired at"], r, c] = 1.0
+                cells[fired_at, r, c] = 1.0
         for L in view["leaders"]:
             if L["status"] != "board" or L["at"] is None:
                 continue
             c, r = L["at"]
-            board[P["own leader" if L["side"] == seat else "enemy leader"], r, c] = 1.0
+            cells[P["own leader" if L["side"] == seat else "enemy leader"], r, c] = 1.0
             if L["acted"]:
-                board[P["leader acted"], r, c] = 1.0
-            board[P["leader hits"], r, c] = min(1.0, L["hits"] / 2)
+                cells[P["leader acted"], r, c] = 1.0
+            cells[P["leader hits"], r, c] = min(1.0, L["hits"] / 2)
         for v in view["vp_counters"]:
             c, r = v["at"]
-            board[P["own VP counter" if v["side"] == seat else "enemy VP counter"], r, c] = 1.0
-        for o in view["objectives"]:
-            c, r = o["at"]
-            board[P["own objective" if o["side"] == seat else "enemy objective"], r, c] = 1.0
-        for e in view["exits"]:
-            for c, r in e["hexes"]:
-                board[P["own exit" if e["side"] == seat else "enemy exit"], r, c] = 1.0
+            cells[P["own VP counter" if v["side"] == seat else "enemy VP counter"], r, c] = 1.0
         p = view["pending"]
         pending = [0.0] * (1 + len(PENDING_KINDS) + len(DECISION_KINDS) + 2)
         if p:
@@ -549,18 +590,18 @@ class HtlEncoding(Encoding):
             for key, plane in (("origin", "pending attacker"), ("target", "pending target")):
                 if p.get(key) is not None:
                     c, r = p[key]
-                    board[P[plane], r, c] = 1.0
+                    cells[P[plane], r, c] = 1.0
             d = p.get("decision")
             if d:
                 if d["kind"] in DECISION_KINDS:
                     pending[1 + len(PENDING_KINDS) + DECISION_KINDS.index(d["kind"])] = 1.0
                 for c, r in d.get("choices") or ():
-                    board[P["decision hexes"], r, c] = 1.0
+                    cells[P["decision hexes"], r, c] = 1.0
                 placed = {u["id"]: u["at"] for u in view["units"]}
                 for uid in [d.get("unit"), *(d.get("units") or ())]:
                     at = placed.get(uid)
                     if at is not None:
-                        board[P["decision unit"], at[1], at[0]] = 1.0
+                        cells[P["decision unit"], at[1], at[0]] = 1.0
             pending[-2] = min(1.0, len(p.get("dice") or ()) / 6)
             pending[-1] = min(1.0, (p.get("hits") or 0) / 6)
         vp, target = view["vp"], view["vp_target"] or [self.max_vp, self.max_vp]
@@ -582,7 +623,9 @@ class HtlEncoding(Encoding):
             waiting[0] / n_own, waiting[1] / n_enemy,
             *pending,
         ]
-        public[:] = np.clip(np.asarray(values, np.float32), 0.0, 1.0)
+        public[:] = values
+        # np.clip's own cost is several times that of the two ufuncs on so short an array
+        np.minimum(np.maximum(public, 0.0, out=public), 1.0, out=public)
 
     def write_private(self, view: Mapping[str, JSON], private: np.ndarray) -> None:
         """Nothing is private in Hold the Line."""
@@ -590,5 +633,30 @@ class HtlEncoding(Encoding):
 
 def _direction(off: Cube) -> int:
     return hexes.DIRECTIONS.index(off)
+
+
+def _capture_bits(lay: _SeatLayout, state: Any) -> dict[Hex, int]:
+    """The bits of the enemy leaders and VP counters a move of ``lay``'s seat may take, by the
+    hex each stands on in ``state``."""
+    bit = lay.capture_bit
+    out: dict[Hex, int] = {}
+    for h, i in state.leader_at().items():
+        k = bit.get(state.leaders[i].id)
+        if k is not None:
+            out[h] = 1 << k
+    for h, i in state.counter_at().items():
+        k = bit.get(state.counters[i][0])
+        if k is not None:
+            out[h] = out.get(h, 0) | 1 << k
+    return out
+
+
+def _captures(capture: dict[Hex, int], path: Sequence[Hex]) -> int:
+    """The bit mask of the pieces of ``capture`` (``_capture_bits``) a move along ``path``
+    takes."""
+    mask = 0
+    for h in path:
+        mask |= capture.get(h, 0)
+    return mask
 
 

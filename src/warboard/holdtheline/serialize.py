@@ -8,7 +8,7 @@ reinforcements still to come, turn limit), so ``state_from_json(data)`` needs no
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -46,46 +46,71 @@ def _h(h: Hex | None) -> list[int] | None:
 
 # ============================================================================ to JSON
 
-def position_to_json(state: HtlState) -> dict[str, Any]:
-    scenario = state.scenario
-    sides = scenario.sides
-    data: dict[str, Any] = {
-        "game": "holdtheline", "scenario": scenario.name, "title": scenario.title,
-        "options": state.opts.to_json(),
-        "cols": scenario.cols, "rows": scenario.rows,
-        "terrain": [{"at": [c, r], "terrain": t} for (c, r), t in sorted(
-            scenario.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0])) if t != "clear"],
-        "places": [{"at": list(h), "name": n} for h, n in sorted(
-            scenario.places.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
-        "sides": [s.name for s in sides],
-        "labels": [s.display_name for s in sides],
-        "home_edges": [list(s.home_edges) for s in sides],
-        "first": scenario.first, "turn": state.turn, "turn_limit": scenario.turn_limit,
-        "time_out_winner": scenario.time_out_winner, "time_out_by_vp": scenario.time_out_by_vp,
-        "phase": state.phase, "active": state.active, "to_move": state.current_player(),
-        "ap": state.ap,
-        "command_ap": [state.command_ap(0), state.command_ap(1)],
-        "command_ap_by_turn": [list(s.command_ap) for s in sides],
-        "action_die": [list(s.action_die) for s in sides],
-        "leaders_lost": state.leaders_lost[:],
-        "vp": [state.vp_total(0), state.vp_total(1)],
-        "vp_earned": state.vp_earned[:],
-        "vp_target": [s.vp_target for s in sides],
-        "exited": state.exited[:],
-        "units": [_unit_json(state, u) for u in state.units],
-        "leaders": [_leader_json(state, leader) for leader in state.leaders],
-        "vp_counters": [{"id": cid, "side": s, "at": list(h)} for cid, s, h in state.counters],
-        "objectives": _objectives(state),
-        "exits": [{"side": i, "hexes": [list(h) for h in s.exit_hexes],
-                   "vp": list(s.exit_vp), "exited": state.exited[i]}
-                  for i, s in enumerate(sides) if s.exit_hexes],
-        "attacks": [{"target": list(t), "from": [list(h) for h in f]}
-                    for t, f in state.attacks.items()],
-        "pending": pending_to_json(state, state.pending),
-        "result": state.result,
-        "events": list(state.events),
+def _sorted_by_row(table: Mapping[Hex, Any]) -> list[tuple[Hex, Any]]:
+    return sorted(table.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+
+
+def _field_makers() -> dict[str, Callable[[HtlState], Any]]:
+    """Each field of a position's JSON and how it is made, in the JSON's order (in a function:
+    mypy reads its lambdas once ``HtlState`` is known)."""
+    return {
+        "game": lambda state: "holdtheline",
+        "scenario": lambda state: state.scenario.name,
+        "title": lambda state: state.scenario.title,
+        "options": lambda state: state.opts.to_json(),
+        "cols": lambda state: state.scenario.cols,
+        "rows": lambda state: state.scenario.rows,
+        "terrain": lambda state: [{"at": [c, r], "terrain": t} for (c, r), t in _sorted_by_row(
+            state.scenario.terrain) if t != "clear"],
+        "places": lambda state: [{"at": list(h), "name": n}
+                                 for h, n in _sorted_by_row(state.scenario.places)],
+        "sides": lambda state: [s.name for s in state.scenario.sides],
+        "labels": lambda state: [s.display_name for s in state.scenario.sides],
+        "home_edges": lambda state: [list(s.home_edges) for s in state.scenario.sides],
+        "first": lambda state: state.scenario.first,
+        "turn": lambda state: state.turn,
+        "turn_limit": lambda state: state.scenario.turn_limit,
+        "time_out_winner": lambda state: state.scenario.time_out_winner,
+        "time_out_by_vp": lambda state: state.scenario.time_out_by_vp,
+        "phase": lambda state: state.phase,
+        "active": lambda state: state.active,
+        "to_move": lambda state: state.current_player(),
+        "ap": lambda state: state.ap,
+        "command_ap": lambda state: [state.command_ap(0), state.command_ap(1)],
+        "command_ap_by_turn": lambda state: [list(s.command_ap) for s in state.scenario.sides],
+        "action_die": lambda state: [list(s.action_die) for s in state.scenario.sides],
+        "leaders_lost": lambda state: state.leaders_lost[:],
+        "vp": lambda state: [state.vp_total(0), state.vp_total(1)],
+        "vp_earned": lambda state: state.vp_earned[:],
+        "vp_target": lambda state: [s.vp_target for s in state.scenario.sides],
+        "exited": lambda state: state.exited[:],
+        "units": lambda state: [_unit_json(state, u) for u in state.units],
+        "leaders": lambda state: [_leader_json(state, leader) for leader in state.leaders],
+        "vp_counters": lambda state: [{"id": cid, "side": s, "at": list(h)}
+                                      for cid, s, h in state.counters],
+        "objectives": lambda state: _objectives(state),
+        "exits": lambda state: [{"side": i, "hexes": [list(h) for h in s.exit_hexes],
+                                 "vp": list(s.exit_vp), "exited": state.exited[i]}
+                                for i, s in enumerate(state.scenario.sides) if s.exit_hexes],
+        "attacks": lambda state: [{"target": list(t), "from": [list(h) for h in f]}
+                                  for t, f in state.attacks.items()],
+        "pending": lambda state: pending_to_json(state, state.pending),
+        "result": lambda state: state.result,
+        "events": lambda state: list(state.events),
     }
-    return data
+
+
+_FIELDS = _field_makers()
+
+
+def position_to_json(state: HtlState) -> dict[str, Any]:
+    return {name: field(state) for name, field in _FIELDS.items()}
+
+
+def position_fields(state: HtlState, names: Iterable[str]) -> dict[str, Any]:
+    """Only the fields ``names`` of ``position_to_json(state)``, made the same way (a reader of
+    a few of them need not pay for the map and the log)."""
+    return {name: _FIELDS[name](state) for name in names}
 
 
 def _unit_json(state: HtlState, u: Any) -> dict[str, Any]:
