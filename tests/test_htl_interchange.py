@@ -342,3 +342,22 @@ def test_an_escape_decision_without_its_leader_is_refused():
     data["pending"]["escapes"] = []
     with pytest.raises(PositionError, match=r"escapes.*must list the leader"):
         state.game.state_from_json(data)
+
+
+def test_an_evade_decision_without_the_dragoon_is_refused():
+    """The fuzz test moved an evade decision's target off the dragoon, which crashed apply with
+    an IndexError: the reader now refuses it, naming the field."""
+    state = make_game("holdtheline", {"scenario": "hobkirks_hill",
+                                      "options": {"dragoon_evade": True}}).new_initial_state()
+    rng = random.Random(2)
+    for _ in range(33):  # seed 2, play 33 of a random game: the first evade decision
+        state.apply(sample_chance(state, rng) if state.current_player() == CHANCE
+                    else rng.choice(state.legal_actions()))
+    assert state.pending is not None and state.pending.stage == "evade"
+    data = json.loads(json.dumps(state.to_json()))
+    assert state.game.state_from_json(data).legal_actions() == state.legal_actions()
+    empty = next([c, r] for r in range(state.board.rows) for c in range(state.board.cols)
+                 if (c, r) not in state.occupancy())
+    data["pending"]["target"] = empty
+    with pytest.raises(PositionError, match=r"pending.target.*defending dragoon"):
+        state.game.state_from_json(data)

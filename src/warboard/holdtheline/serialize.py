@@ -627,6 +627,12 @@ def _check_board(r: _Reader, state: HtlState) -> None:
                          f"{leader.id} stands with enemy units")
     if len({h for _, _, h in state.counters}) != len(state.counters):
         raise r.fail("vp_counters", "two VP counters share a hex (4.3.1)")
+    p = state.pending
+    if p is not None and p.stage == "evade" and not any(
+            state.units[i].kind == "dragoon" and state.units[i].side != p.side
+            for i in occ.get(p.target, ())):
+        raise r.fail("pending.target", "an evade decision needs the defending dragoon in the "
+                     "target hex (11.11)")
 
 
 def _pending_from_json(r: _Reader, data: Any, roster: Roster, cols: int, rows: int,
