@@ -39,6 +39,7 @@ from test_server import (
     true_states,
     ws_url,
 )
+from test_server_lobby import next_of, until
 from warboard.server import ratings
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Notice, Peers, PostgresPeers, lock_key, peers_for, read_notice
@@ -598,21 +599,6 @@ def lobby_of(server: Server) -> dict[str, Any]:
     answer = httpx.get(f"{server.base}/api/lobby", timeout=TIMEOUT)
     assert answer.status_code == 200, answer.text
     return answer.json()
-
-
-def until(check: Callable[[], bool]) -> None:
-    """Wait for ``check`` to hold (a listing is made afresh at most once a second, and the
-    other process's news come by notices)."""
-    deadline = time.monotonic() + TIMEOUT
-    while not check():
-        assert time.monotonic() < deadline, "it did not happen in time"
-        time.sleep(0.05)
-
-
-def next_of(player: Player, kind: str) -> dict[str, Any]:
-    while (message := player.receive())["type"] != kind:
-        assert message["type"] in ("state", "thinking", "spectators"), message
-    return message
 
 
 def test_an_open_game_across_two_processes(servers: tuple[Server, Server]) -> None:

@@ -19,6 +19,7 @@ import pytest
 
 from server_helpers import TIMEOUT, UNLIMITED, LiveServer
 from test_server import FORBIDDEN_KEYS, Player, check_secrecy, keys_in, token_of
+from test_server_players import bearer, sign_up
 from warboard.ai.levels import LEVELS
 from warboard.server.storage import CHAT_MAX_LENGTH
 
@@ -33,16 +34,6 @@ def live(database_url: str) -> Iterator[LiveServer]:
 def http(live: LiveServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=live.base, timeout=TIMEOUT) as client:
         yield client
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-def sign_up(http: httpx.Client, name: str) -> dict[str, Any]:
-    answer = http.post("/api/players", json={"name": name})
-    assert answer.status_code == 201, answer.text
-    return answer.json()
 
 
 def post_open(http: httpx.Client, key: str, **body: Any) -> dict[str, Any]:
