@@ -81,6 +81,16 @@ def test_processes_sharing_redis_share_one_count_per_client() -> None:
     assert here.new_game(client) is not None
 
 
+def test_an_hourly_limit_in_redis_waits_out_the_hour() -> None:
+    """The players' limit is an hour's window in Redis too (it once became a minute's)."""
+    url = redis_url()
+    client = f"test-{uuid.uuid4().hex}"
+    quotas = Quotas(ServerSettings(players_per_hour=2, rate_limit_storage=url))
+    assert [quotas.new_player(client) for _ in range(2)] == [None, None]
+    wait = quotas.new_player(client)
+    assert wait is not None and 60 < wait <= 3600
+
+
 def test_an_unreachable_redis_lets_requests_through() -> None:
     pytest.importorskip("redis", reason="needs the 'redis' extra")
     with socket.socket() as probe:  # a port nothing listens on

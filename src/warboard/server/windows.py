@@ -15,16 +15,25 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
-from limits import RateLimitItem, RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits import (
+    RateLimitItem,
+    RateLimitItemPerHour,
+    RateLimitItemPerMinute,
+    RateLimitItemPerSecond,
+)
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 SWEEP_SECONDS = 60.0  # how often LocalWindows forgets the clients with no hit in their window
+# the window lengths a limit may have, as the ``limits`` library names them
+ITEMS: dict[int, type[RateLimitItem]] = {1: RateLimitItemPerSecond, 60: RateLimitItemPerMinute,
+                                         3600: RateLimitItemPerHour}
 
 
 @dataclass(frozen=True)
 class Limit:
-    """``amount`` hits in any ``seconds`` (1 or 60), counted under ``namespace``."""
+    """``amount`` hits in any ``seconds`` (a second, a minute or an hour: ``ITEMS``), counted
+    under ``namespace``."""
 
     namespace: str
     amount: int
@@ -78,8 +87,7 @@ class SharedWindows:
 
     def _item(self, limit: Limit) -> RateLimitItem:
         if limit not in self._items:
-            per = RateLimitItemPerSecond if limit.seconds == 1 else RateLimitItemPerMinute
-            self._items[limit] = per(limit.amount, namespace=limit.namespace)
+            self._items[limit] = ITEMS[limit.seconds](limit.amount, namespace=limit.namespace)
         return self._items[limit]
 
     def hit(self, limit: Limit, client: str) -> float | None:
