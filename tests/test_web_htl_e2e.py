@@ -368,6 +368,9 @@ def test_replay_of_a_finished_game(browser, server, shots: Path) -> None:
 def test_fixture_marks_reinforcements_to_come(tab: Tab, shots: Path) -> None:
     page = tab.page
     tab.goto("/rules")
+    # the rules page mounts once its rulesets have come; the fixture takes its place after
+    # that (mounted before, it was replaced by the rules when they came last: a flaky test)
+    expect(page.locator(".rules-page")).to_be_visible()
     page.evaluate("async () => (await import('/static/js/htl/table.js'))"
                   ".showFixture(document.getElementById('app'))")
     mark = page.locator('.reinforce-mark[data-reinforce="12,0"]')
