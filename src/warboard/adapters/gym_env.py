@@ -85,7 +85,7 @@ class SingleSeatEnv(gymnasium.Env):
         state = self.match.state
         if state.is_terminal():
             raise RuntimeError("the game is over: call reset()")
-        play = self.match.legal().get(int(action))
+        play = self.match.play(int(action))
         if play is None:
             return self._observe(self.match), -1.0, True, False, {
                 "seat": self.seat, "illegal_action": True}

@@ -19,6 +19,9 @@ class Match:
         self.rng = random.Random(seed)
         self.state = encoding.game.new_initial_state()
         self._legal: dict[int, Action] | None = None
+        self._plays: list[Action] | None = None  # state.legal_actions(), and their ids
+        self._ids: list[int | None] = []
+        self._valid: list[int] = []
         self._mask: np.ndarray | None = None
         self._advance()
 
@@ -26,13 +29,35 @@ class Match:
         state = self.state
         while state.current_player() == CHANCE:
             state.apply(sample_chance(state, self.rng))
-        self._legal = self._mask = None
+        self._legal = self._mask = self._plays = None
 
     def legal(self) -> dict[int, Action]:
         """The legal plays of the seat to act that have an id (none once the game is over)."""
         if self._legal is None:
             self._legal = legal_action_ids(self.encoding, self.state)
         return self._legal
+
+    def _numbered(self) -> tuple[list[Action], list[int | None]]:
+        """The legal plays and their ids (``None``: no id), in the engine's order: what the
+        mask and ``play`` need, without ``legal``'s dict and sort. Raises as
+        ``legal_action_ids`` does (it is asked to, on a duplicate id or no id at all)."""
+        if self._plays is None:
+            plays = self.state.legal_actions()
+            ids = self.encoding.action_ids(self.state, plays)
+            valid: list[int] = ([i for i in ids if i is not None] if None in ids
+                                else ids)  # type: ignore[assignment]
+            if len(set(valid)) < len(valid) or (plays and not valid):
+                legal_action_ids(self.encoding, self.state)  # raises
+            self._plays, self._ids, self._valid = plays, ids, valid
+        return self._plays, self._ids  # type: ignore[return-value]
+
+    def play(self, action_id: int) -> Action | None:
+        """The legal play of id ``action_id`` of the seat to act, ``None`` if there is none."""
+        plays, ids = self._numbered()
+        try:
+            return plays[ids.index(action_id)]
+        except ValueError:
+            return None
 
     def mask(self, seat: int) -> np.ndarray:
         """True for each legal action id of ``seat``: all False when another seat is to act.
@@ -43,9 +68,10 @@ class Match:
         elif self._mask is not None:
             return self._mask
         else:
-            legal = self.legal()
+            self._numbered()
+            valid = self._valid
             mask = self._mask = np.zeros(self.encoding.num_actions, bool)
-            mask[np.fromiter(legal, np.intp, len(legal))] = True
+            mask[np.fromiter(valid, np.intp, len(valid))] = True
         mask.flags.writeable = False
         return mask
 

@@ -106,7 +106,7 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         assert self.match is not None
-        play = self.match.legal().get(int(action))
+        play = self.match.play(int(action))
         if play is None:
             raise ValueError(f"action {action} is not legal for {agent}")
         self._cumulative_rewards[agent] = 0.0

@@ -30,7 +30,9 @@ from warboard.adapters.encodings import Encoding, Param
 from warboard.core.protocol import JSON, Action
 from warboard.core.registry import make_game
 from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike
+from warboard.hill218.grid import unpack
 from warboard.hill218.ruleset import load_ruleset
+from warboard.hill218.state import BURY, PLAY
 from warboard.hill218.terminal.render import board_text, status_line
 from warboard.hill218.view import CardView
 
@@ -213,6 +215,34 @@ class CardEncoding(Encoding):
         return f"{status_line(self.rules, cards).plain}\n{board_text(self.rules, cards).plain}"
 
     # ------------------------------------------------------------------ observations
+
+    def view(self, state: Any, seat: int) -> Mapping[str, JSON]:
+        """The fields of ``state.observation(seat)`` that ``write_public`` and
+        ``write_private`` read, made with the state's own helpers, but ``board`` in the
+        state's order rather than sorted (the planes do not depend on it)."""
+        name = state.unit_name
+        phase = state.phase
+        board = []
+        for c, code in state.cells.items():
+            x, y = unpack(c)
+            board.append({"x": x, "y": y, "seat": code & 1, "unit": name(code >> 1)})
+        deck = state.decks[seat]
+        return {
+            "phase": phase,
+            "to_move": state.current_player() if phase in (PLAY, BURY) else None,
+            "plays_left": state.plays_left if phase == PLAY else 0,
+            "first_player": state.first_player,
+            "turn": state.turn,
+            "board": board,
+            "strikes": state.strikes[:],
+            "hand_sizes": [state.hand_size(0), state.hand_size(1)],
+            "deck_sizes": [state.decks[0].size(), state.decks[1].size()],
+            "destroyed": [state.counts_dict(state.destroyed[0]),
+                          state.counts_dict(state.destroyed[1])],
+            "hand": state.counts_dict(state.hands[seat]),
+            "bottom": [name(u) for u in deck.bottom],
+            "deck": state.counts_dict(deck.counts()),
+        }
 
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:

@@ -62,9 +62,10 @@ MAX_MP = max(TABLES.units[k].max_mp for k in KINDS)
 LEADER_RANGE = 3  # a leader alone moves at most 3 hexes (tables.toml [leader])
 DECISION_KINDS = ("allocate", "retreat", "displace", "escape", "advance", "evade")
 PENDING_KINDS = ("fire", "assault", "force_march")
-# the fields of a view that write_public reads (HtlEncoding.view); the objectives and exits
-# never change, so it draws them from the first position's
-VIEW_FIELDS = ("units", "leaders", "vp_counters", "pending", "vp", "vp_target", "phase",
+# the fields of a view that write_public reads (HtlEncoding.view), but the units and leaders
+# (made there); the objectives and exits never change, so it draws them from the first
+# position's
+VIEW_FIELDS = ("vp_counters", "pending", "vp", "vp_target", "phase",
                "to_move", "active", "first", "turn", "ap", "leaders_lost", "command_ap",
                "exited")
 ID_CACHE_SIZE = 1 << 16  # the id parts an encoding remembers per seat (HtlEncoding._parts)
@@ -363,7 +364,9 @@ class HtlEncoding(Encoding):
                 if parts is None:
                     parts = memo[key] = self._id_parts(lay, action, at)
                 part, stride = parts
-                if stride and capture:  # a move (only a move has the digit)
+                # a move (only a move has the digit) that takes a piece (few do)
+                if stride and capture and not capture.keys().isdisjoint(
+                        action.path):  # type: ignore[attr-defined]
                     part += stride * _captures(capture, action.path)  # type: ignore[attr-defined]
                 out.append(part)
         except (KeyError, IndexError, ValueError) as exc:
@@ -544,8 +547,17 @@ class HtlEncoding(Encoding):
         return f"{board_text(view, plain=True).plain}\n{track_text(view).plain}"
 
     def view(self, state: Any, seat: int) -> Mapping[str, JSON]:
-        # the position's JSON but the map, the log and the scenario's tables: most of its cost
-        return position_fields(state, VIEW_FIELDS)
+        # the position's JSON but the map, the log and the scenario's tables: most of its cost;
+        # the units and leaders with only the fields write_public reads (the same values)
+        view = position_fields(state, VIEW_FIELDS)
+        view["units"] = [{"id": u.id, "side": u.side, "kind": u.kind, "mp": u.mp,
+                          "at": None if u.at is None else [u.at[0], u.at[1]],
+                          "status": u.status, "acted": u.acted, "fired_at": u.fired_at}
+                         for u in state.units]
+        view["leaders"] = [{"side": L.side, "at": None if L.at is None else [L.at[0], L.at[1]],
+                            "hits": L.hits, "acted": L.acted, "status": L.status}
+                           for L in state.leaders]
+        return view
 
     def write_public(self, view: Mapping[str, JSON], seat: int, board: np.ndarray,
                      public: np.ndarray) -> None:
