@@ -53,7 +53,11 @@ def observation_size(encoding: Encoding) -> int:
 
 def flat_observation(encoding: Encoding, state: State, seat: int) -> np.ndarray:
     """``seat``'s observation as one float32 vector: the board planes (plane, row, column
-    order), then the public values, then the private ones (docs/adapters.md)."""
+    order), then the public values, then the private ones (docs/adapters.md). An encoding
+    with ``observe_flat(state, seat)`` (Hold the Line's) writes it itself, the same values."""
+    direct = getattr(encoding, "observe_flat", None)
+    if direct is not None:
+        return direct(state, seat)  # type: ignore[no-any-return]
     out = np.zeros(observation_size(encoding), np.float32)
     rows, cols = encoding.board_size
     n_board = len(encoding.plane_names) * rows * cols

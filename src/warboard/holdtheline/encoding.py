@@ -49,7 +49,7 @@ from warboard.holdtheline.actions import (
 )
 from warboard.holdtheline.combat import fire_range
 from warboard.holdtheline.options import OPTIONS
-from warboard.holdtheline.serialize import position_fields
+from warboard.holdtheline.serialize import pending_to_json, position_fields
 from warboard.holdtheline.tables import TABLES
 from warboard.holdtheline.terminal.render import board_text, track_text
 
@@ -324,12 +324,23 @@ class HtlEncoding(Encoding):
                 for c, r in e["hexes"]:
                     fixed[seat, P["own exit" if e["side"] == seat else "enemy exit"], r, c] = 1.0
         self._fixed = fixed
+        # observe_flat: the flat vector as it starts (the fixed planes, zeros after them), and
+        # each plane's offset in it (a 1-d memoryview's item assignment is the cheapest)
+        self._n_board = len(self.plane_names) * self.cells
+        size = self._n_board + len(self.public_names) + len(self.private_names)
+        self._blank = np.zeros((2, size), np.float32)
+        self._blank[:, :self._n_board] = fixed.reshape(2, -1)
+        plane_off = {name: i * self.cells for name, i in self._plane.items()}
+        self._plane_off = plane_off
+        self._vp_target = view["vp_target"]
         # a unit's planes by side (own, enemy) and kind: kind, MP, acted, fired at
         self._unit_planes = tuple(
             {k: (P[f"{who} {k}"],
                  P[f"{who} MP ({'artillery' if k == 'artillery' else 'infantry/dragoons'})"],
                  P[f"{who} acted"], P[f"{who} fired at"]) for k in KINDS}
             for who in ("own", "enemy"))
+        self._unit_offsets = tuple({k: tuple(i * self.cells for i in v) for k, v in d.items()}
+                                   for d in self._unit_planes)
 
     # ------------------------------------------------------------------ actions
 
@@ -564,7 +575,6 @@ class HtlEncoding(Encoding):
         P = self._plane
         board[:] = self._fixed[seat]
         cells: Any = board.data  # a memoryview: its item assignment costs a fraction of numpy's
-        enemy = 1 - seat
         eliminated, waiting = [0, 0], [0, 0]
         for u in view["units"]:
             side = 0 if u["side"] == seat else 1
@@ -593,34 +603,106 @@ class HtlEncoding(Encoding):
         for v in view["vp_counters"]:
             c, r = v["at"]
             cells[P["own VP counter" if v["side"] == seat else "enemy VP counter"], r, c] = 1.0
-        p = view["pending"]
         pending = [0.0] * (1 + len(PENDING_KINDS) + len(DECISION_KINDS) + 2)
-        if p:
-            pending[0] = 1.0
-            if p.get("kind") in PENDING_KINDS:
-                pending[1 + PENDING_KINDS.index(p["kind"])] = 1.0
-            for key, plane in (("origin", "pending attacker"), ("target", "pending target")):
-                if p.get(key) is not None:
-                    c, r = p[key]
-                    cells[P[plane], r, c] = 1.0
-            d = p.get("decision")
-            if d:
-                if d["kind"] in DECISION_KINDS:
-                    pending[1 + len(PENDING_KINDS) + DECISION_KINDS.index(d["kind"])] = 1.0
-                for c, r in d.get("choices") or ():
-                    cells[P["decision hexes"], r, c] = 1.0
-                placed = {u["id"]: u["at"] for u in view["units"]}
-                for uid in [d.get("unit"), *(d.get("units") or ())]:
-                    at = placed.get(uid)
-                    if at is not None:
-                        cells[P["decision unit"], at[1], at[0]] = 1.0
-            pending[-2] = min(1.0, len(p.get("dice") or ()) / 6)
-            pending[-1] = min(1.0, (p.get("hits") or 0) / 6)
+        if view["pending"]:
+            self._write_pending(view["pending"], {u["id"]: u["at"] for u in view["units"]},
+                                cells, pending)
+        values = self._public_values(view, seat, eliminated, waiting, pending)
+        public[:] = values
+        # np.clip's own cost is several times that of the two ufuncs on so short an array
+        np.minimum(np.maximum(public, 0.0, out=public), 1.0, out=public)
+
+    def observe_flat(self, state: Any, seat: int) -> np.ndarray:
+        """``flat_observation(self, state, seat)`` (the same values, bit for bit), written from
+        the state's units and leaders without making ``view``'s dicts."""
+        out = self._blank[seat].copy()
+        cells: Any = out.data
+        cols = self.cols
+        off = self._plane_off
+        planes = self._unit_offsets
+        eliminated, waiting = [0, 0], [0, 0]
+        for u in state.units:
+            side = 0 if u.side == seat else 1
+            at = u.at
+            if u.status != "board" or at is None:
+                if u.status == "eliminated":
+                    eliminated[side] += 1
+                elif u.status == "waiting":
+                    waiting[side] += 1
+                continue
+            h = at[1] * cols + at[0]
+            kind, mp, acted, fired_at = planes[side][u.kind]
+            cells[kind + h] = 1.0
+            cells[mp + h] = min(1.0, u.mp / MAX_MP)
+            if u.acted:
+                cells[acted + h] = 1.0
+            if u.fired_at:
+                cells[fired_at + h] = 1.0
+        own_leader, enemy_leader = off["own leader"], off["enemy leader"]
+        leader_acted, leader_hits = off["leader acted"], off["leader hits"]
+        for L in state.leaders:
+            at = L.at
+            if L.status != "board" or at is None:
+                continue
+            h = at[1] * cols + at[0]
+            cells[(own_leader if L.side == seat else enemy_leader) + h] = 1.0
+            if L.acted:
+                cells[leader_acted + h] = 1.0
+            cells[leader_hits + h] = min(1.0, L.hits / 2)
+        own_vp, enemy_vp = off["own VP counter"], off["enemy VP counter"]
+        for _, side, at in state.counters:
+            cells[(own_vp if side == seat else enemy_vp) + at[1] * cols + at[0]] = 1.0
+        pending = [0.0] * (1 + len(PENDING_KINDS) + len(DECISION_KINDS) + 2)
+        if state.pending is not None:
+            p = pending_to_json(state, state.pending)
+            placed = {u.id: (None if u.at is None else [u.at[0], u.at[1]]) for u in state.units}
+            rows = self.rows
+            self._write_pending(p, placed, out[:self._n_board].reshape(-1, rows, cols).data,
+                                pending)
+        view = {"vp": [state.vp_total(0), state.vp_total(1)], "vp_target": self._vp_target,
+                "to_move": state.current_player(), "active": state.active,
+                "first": state.scenario.first, "phase": state.phase, "turn": state.turn,
+                "ap": state.ap, "leaders_lost": state.leaders_lost,
+                "command_ap": [state.command_ap(0), state.command_ap(1)],
+                "exited": state.exited}
+        public = out[self._n_board:self._n_board + len(self.public_names)]
+        public[:] = self._public_values(view, seat, eliminated, waiting, pending)
+        np.minimum(np.maximum(public, 0.0, out=public), 1.0, out=public)
+        return out
+
+    def _write_pending(self, p: Mapping[str, Any], placed: Mapping[str, Any], cells: Any,
+                       pending: list[float]) -> None:
+        """The planes and values of a pending attack or decision ``p`` (its JSON); ``placed``:
+        each unit's hex by id, ``cells`` the board's planes (a 3-d memoryview)."""
+        P = self._plane
+        pending[0] = 1.0
+        if p.get("kind") in PENDING_KINDS:
+            pending[1 + PENDING_KINDS.index(p["kind"])] = 1.0
+        for key, plane in (("origin", "pending attacker"), ("target", "pending target")):
+            if p.get(key) is not None:
+                c, r = p[key]
+                cells[P[plane], r, c] = 1.0
+        d = p.get("decision")
+        if d:
+            if d["kind"] in DECISION_KINDS:
+                pending[1 + len(PENDING_KINDS) + DECISION_KINDS.index(d["kind"])] = 1.0
+            for c, r in d.get("choices") or ():
+                cells[P["decision hexes"], r, c] = 1.0
+            for uid in [d.get("unit"), *(d.get("units") or ())]:
+                at = placed.get(uid)
+                if at is not None:
+                    cells[P["decision unit"], at[1], at[0]] = 1.0
+        pending[-2] = min(1.0, len(p.get("dice") or ()) / 6)
+        pending[-1] = min(1.0, (p.get("hits") or 0) / 6)
+
+    def _public_values(self, view: Mapping[str, Any], seat: int, eliminated: list[int],
+                       waiting: list[int], pending: list[float]) -> list[Any]:
+        enemy = 1 - seat
         vp, target = view["vp"], view["vp_target"] or [self.max_vp, self.max_vp]
         vp_scale = max(self.max_vp, *target, 1)
         n_own, n_enemy = self.n_units[seat], self.n_units[enemy]
         phase = view["phase"]
-        values = [
+        return [
             view["to_move"] == seat, view["active"] == seat, view["first"] == seat,
             phase == "ap", phase == "act", min(view["turn"], self.turn_limit) / self.turn_limit,
             min(view["ap"], self.max_ap) / self.max_ap,
@@ -635,9 +717,6 @@ class HtlEncoding(Encoding):
             waiting[0] / n_own, waiting[1] / n_enemy,
             *pending,
         ]
-        public[:] = values
-        # np.clip's own cost is several times that of the two ufuncs on so short an array
-        np.minimum(np.maximum(public, 0.0, out=public), 1.0, out=public)
 
     def write_private(self, view: Mapping[str, JSON], private: np.ndarray) -> None:
         """Nothing is private in Hold the Line."""
