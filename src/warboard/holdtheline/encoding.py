@@ -653,8 +653,8 @@ class HtlEncoding(Encoding):
         for _, side, at in state.counters:
             cells[(own_vp if side == seat else enemy_vp) + at[1] * cols + at[0]] = 1.0
         pending = [0.0] * (1 + len(PENDING_KINDS) + len(DECISION_KINDS) + 2)
-        if state.pending is not None:
-            p = pending_to_json(state, state.pending)
+        p = pending_to_json(state, state.pending) if state.pending is not None else None
+        if p:
             placed = {u.id: (None if u.at is None else [u.at[0], u.at[1]]) for u in state.units}
             rows = self.rows
             self._write_pending(p, placed, out[:self._n_board].reshape(-1, rows, cols).data,
