@@ -185,7 +185,7 @@ class _SeatLayout:
                               + [c[0] for c in state.counters if c[1] != seat])
         # bits by name: the state's lists of leaders and counters shrink as pieces are taken
         self.capture_bit = {name: k for k, name in enumerate(self.capture_names)}
-        masks = 1 << len(self.capture_names)
+        masks = self.masks = 1 << len(self.capture_names)
         n_units, n_leaders, cells = len(self.units), len(self.leaders), enc.cells
         nxt = 0
 
@@ -263,6 +263,8 @@ class HtlEncoding(Encoding):
         # _id_parts by (class, action, hex it is numbered from), per seat: units stand still most of
         # the time, so a position's moves are mostly those of earlier positions
         self._parts: tuple[dict[tuple[type, Action, Hex | None], tuple[int, int]], ...] = ({}, {})
+        # the moves' by (move, hex): a move's class needs no key
+        self._move_parts_memo: tuple[dict[tuple[Action, Hex], tuple[int, int]], ...] = ({}, {})
         view = state.observation(None)
         self.turn_limit = max(1, int(view["turn_limit"]))
         opts = game.opts
@@ -357,29 +359,41 @@ class HtlEncoding(Encoding):
         seat = state.current_player()
         lay = self.layouts[seat]
         memo = self._parts[seat]
-        if len(memo) >= ID_CACHE_SIZE:
+        if len(memo) >= ID_CACHE_SIZE or len(self._move_parts_memo[seat]) >= ID_CACHE_SIZE:
             memo.clear()
+            self._move_parts_memo[seat].clear()
         units = {u.id: u.at for u in state.units}
         leaders = {L.id: L.at for L in state.leaders}
+        # does a path meet an enemy leader or VP counter (few do)? then its captures are summed
         capture = _capture_bits(lay, state)
+        disjoint = capture.keys().isdisjoint
+        moves, others = self._move_parts_memo[seat], memo
+        get_move, get_other = moves.get, others.get
         out: list[int | None] = []
+        append = out.append
         action: Action = None
         try:
             for action in actions:
-                # the hex a move or an assault is numbered from: the unit's (the leader's)
-                at = ((units[action.unit] if action.unit is not None else leaders[action.leader])
-                      if isinstance(action, (Move, Assault)) else None)
+                cls = action.__class__
+                if cls is Move:  # most legal actions: numbered from the unit's (leader's) hex
+                    who = action.unit  # type: ignore[attr-defined]
+                    at = units[who] if who is not None else leaders[action.leader]  # type: ignore[attr-defined]
+                    key: Any = (action, at)
+                    parts = get_move(key)
+                    if parts is None:
+                        parts = moves[key] = self._id_parts(lay, action, at)
+                    part, stride = parts
+                    if stride and not disjoint(action.path):  # type: ignore[attr-defined]
+                        part += stride * _captures(capture, action.path)  # type: ignore[attr-defined]
+                    append(part)
+                    continue
+                at = units[action.unit] if cls is Assault else None  # type: ignore[attr-defined]
                 # the class too: actions are named tuples, and Fire(u, h) == Retreat(u, h)
-                key = (action.__class__, action, at)
-                parts = memo.get(key)
+                key = (cls, action, at)
+                parts = get_other(key)
                 if parts is None:
-                    parts = memo[key] = self._id_parts(lay, action, at)
-                part, stride = parts
-                # a move (only a move has the digit) that takes a piece (few do)
-                if stride and capture and not capture.keys().isdisjoint(
-                        action.path):  # type: ignore[attr-defined]
-                    part += stride * _captures(capture, action.path)  # type: ignore[attr-defined]
-                out.append(part)
+                    parts = others[key] = self._id_parts(lay, action, at)
+                append(parts[0])
         except (KeyError, IndexError, ValueError) as exc:
             raise self._no_id(seat, action, exc) from exc
         if len(set(out)) < len(out):
@@ -468,18 +482,26 @@ class HtlEncoding(Encoding):
         b = lay.unit_blocks[lay.unit_no[action.unit]]
         who = 0 if action.leader is None else 1 + lay.leader_no[action.leader]
         off = _offset(at, end)
+        # the blocks' ids written out (_Block.id's): the digits are in range by construction
+        # (the indices raise KeyError for an offset out of range)
+        masks = lay.masks
         if action.force_march:
             block = b["force_march"]
-            digits = [who, b["index"]["far"][off], 0, _direction(_offset(end, action.path[-2]))]
-        elif action.bonus:
-            block, digits = b["bonus"], [who - 1, b["index"]["far"][off], 0]
-        elif action.fire is not None:
+            n_far = block.shape[1]
+            return (block.base + ((who * n_far + b["index"]["far"][off]) * masks) * 6
+                    + _direction(_offset(end, action.path[-2]))), 6
+        if action.bonus:
+            if who == 0:
+                raise IndexError("a bonus move without a leader")
+            block = b["bonus"]
+            return block.base + ((who - 1) * block.shape[1] + b["index"]["far"][off]) * masks, 1
+        if action.fire is not None:
             block = b["move_fire"]
-            digits = [who, b["index"]["near"][off], 0,
-                      b["index"]["fire_offsets"][_offset(end, action.fire)]]
-        else:
-            block, digits = b["move"], [who, b["index"]["near"][off], 0]
-        return block.id(*digits), block.stride(2)  # digit 2: the pieces taken on the way
+            n_fire = block.shape[3]
+            return (block.base + ((who * block.shape[1] + b["index"]["near"][off]) * masks)
+                    * n_fire + b["index"]["fire_offsets"][_offset(end, action.fire)]), n_fire
+        block = b["move"]
+        return block.base + (who * block.shape[1] + b["index"]["near"][off]) * masks, 1
 
     def action(self, seat: int, action_id: int) -> IdMeaning:
         """What ``action_id`` stands for, for ``seat`` (an :class:`IdMeaning`, not a path)."""
