@@ -687,9 +687,15 @@ class HtlEncoding(Encoding):
                 "ap": state.ap, "leaders_lost": state.leaders_lost,
                 "command_ap": [state.command_ap(0), state.command_ap(1)],
                 "exited": state.exited}
-        public = out[self._n_board:self._n_board + len(self.public_names)]
-        public[:] = self._public_values(view, seat, eliminated, waiting, pending)
-        np.minimum(np.maximum(public, 0.0, out=public), 1.0, out=public)
+        # clipped to [0, 1] here, as write_public's ufuncs do after the float32 cast (the same
+        # floats: a value rounds to 0 or 1 in float32 only from inside [0, 1]); the blank's
+        # zeros need no writing. Item by item through the memoryview: cheaper than a slice,
+        # its assignment and two ufuncs on so few values
+        k = self._n_board
+        for v in self._public_values(view, seat, eliminated, waiting, pending):
+            if v:
+                cells[k] = v if 0.0 <= v <= 1.0 else (0.0 if v < 0.0 else 1.0)
+            k += 1
         return out
 
     def _write_pending(self, p: Mapping[str, Any], placed: Mapping[str, Any], cells: Any,
