@@ -476,14 +476,15 @@ class HtlEncoding(Encoding):
 
     def _move_parts(self, lay: _SeatLayout, action: Move, at: Hex) -> tuple[int, int]:
         end = action.path[-1]
+        # the blocks' ids written out (_Block.id's): the digits are in range by construction
+        # (the indices raise KeyError for an offset out of range)
         if action.unit is None:  # a leader alone
-            return lay.leader_move.id(lay.leader_no[action.leader],
-                                      lay.leader_offset_no[_offset(at, end)]), 0
+            block = lay.leader_move
+            return (block.base + lay.leader_no[action.leader] * block.shape[1]
+                    + lay.leader_offset_no[_offset(at, end)]), 0
         b = lay.unit_blocks[lay.unit_no[action.unit]]
         who = 0 if action.leader is None else 1 + lay.leader_no[action.leader]
         off = _offset(at, end)
-        # the blocks' ids written out (_Block.id's): the digits are in range by construction
-        # (the indices raise KeyError for an offset out of range)
         masks = lay.masks
         if action.force_march:
             block = b["force_march"]
