@@ -83,6 +83,8 @@ class CardEncoding(Encoding):
         self.board_size = (window, window)
         units = rules.units
         self._names = [u.name for u in units]
+        # observe_flat numbers a unit by its id, view and write_public by its name's
+        self._names_unique = all(rules.unit_ids[name] == i for i, name in enumerate(self._names))
         n = len(units)
         cells = window * window
         # each unit's hit sequences: offsets of its attack diagram, owner frame
@@ -271,6 +273,63 @@ class CardEncoding(Encoding):
             *self._counts(view["destroyed"][seat]), *self._counts(view["destroyed"][enemy]),
         ]
         public[:] = values
+
+    def observe_flat(self, state: Any, seat: int) -> np.ndarray:
+        """``flat_observation(self, state, seat)`` (the same values, bit for bit), written from
+        the state's cells, hands and decks without ``view``'s dicts of unit names (when each
+        unit's name is its own: else by ``view``)."""
+        n = len(self._names)
+        cells_n = self.window * self.window
+        n_board = 2 * n * cells_n
+        n_public = len(self.public_names)
+        out = np.zeros(n_board + n_public + len(self.private_names), np.float32)
+        if not self._names_unique:
+            view = self.view(state, seat)
+            self.write_public(view, seat, out[:n_board].reshape(-1, self.window, self.window),
+                              out[n_board:n_board + n_public])
+            self.write_private(view, out[n_board + n_public:])
+            return out
+        data: Any = out.data  # a memoryview: its item assignment costs a fraction of numpy's
+        r, w = self.radius, self.window
+        outside = [0, 0]  # own, enemy
+        for c, code in state.cells.items():
+            x, y = unpack(c)
+            side = 0 if code & 1 == seat else 1
+            if seat:  # cell_index, inline
+                x, y = -x, -y
+            if abs(x) > r or abs(y) > r:
+                outside[side] += 1
+                continue
+            data[((code >> 1) + side * n) * cells_n + (y + r) * w + x + r] = 1.0
+        enemy = 1 - seat
+        cards, strikes = self._per_seat, max(1, self.rules.strikes)
+        first = state.first_player
+        phase = state.phase
+        to_move = state.current_player() if phase in (PLAY, BURY) else None
+        caps = self._cap
+        values = [
+            to_move == seat, phase == "bury", phase == "play",
+            (state.plays_left if phase == PLAY else 0) / 2,
+            min(state.turn, self.max_decisions) / self.max_decisions,
+            first == seat, first == enemy,
+            state.strikes[seat] / strikes, state.strikes[enemy] / strikes,
+            state.hand_size(seat) / cards, state.hand_size(enemy) / cards,
+            state.decks[seat].size() / cards, state.decks[enemy].size() / cards,
+            outside[0] / cards, outside[1] / cards,
+            *[k / cap for k, cap in zip(state.destroyed[seat], caps, strict=True)],
+            *[k / cap for k, cap in zip(state.destroyed[enemy], caps, strict=True)],
+        ]
+        deck = state.decks[seat]
+        values += [k / cap for k, cap in zip(state.hands[seat], caps, strict=True)]
+        values += [k / cap for k, cap in zip(deck.counts(), caps, strict=True)]
+        k = n_board
+        for v in values:
+            if v:
+                data[k] = v
+            k += 1
+        for j, uid in enumerate(deck.bottom[:2]):
+            data[k + j * n + uid] = 1.0
+        return out
 
     def write_private(self, view: Mapping[str, JSON], private: np.ndarray) -> None:
         n = len(self._names)
