@@ -343,6 +343,10 @@ class HtlEncoding(Encoding):
             for who in ("own", "enemy"))
         self._unit_offsets = tuple({k: tuple(i * self.cells for i in v) for k, v in d.items()}
                                    for d in self._unit_planes)
+        # observe_flat: each unit's _unit_offsets by id, per seat (a unit's side and kind are
+        # fixed)
+        self._unit_slots = tuple({u.id: self._unit_offsets[u.side != seat][u.kind]
+                                  for u in state.units} for seat in (0, 1))
 
     # ------------------------------------------------------------------ actions
 
@@ -644,19 +648,21 @@ class HtlEncoding(Encoding):
         off = self._plane_off
         planes = self._unit_offsets
         eliminated, waiting = [0, 0], [0, 0]
+        slots = self._unit_slots[seat]
         for u in state.units:
-            side = 0 if u.side == seat else 1
             at = u.at
             if u.status != "board" or at is None:
+                side = 0 if u.side == seat else 1
                 if u.status == "eliminated":
                     eliminated[side] += 1
                 elif u.status == "waiting":
                     waiting[side] += 1
                 continue
             h = at[1] * cols + at[0]
-            kind, mp, acted, fired_at = planes[side][u.kind]
+            kind, mp, acted, fired_at = slots.get(u.id) or planes[u.side != seat][u.kind]
             cells[kind + h] = 1.0
-            cells[mp + h] = min(1.0, u.mp / MAX_MP)
+            x = u.mp / MAX_MP
+            cells[mp + h] = x if x < 1.0 else 1.0  # min(1.0, x)
             if u.acted:
                 cells[acted + h] = 1.0
             if u.fired_at:
