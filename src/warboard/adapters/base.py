@@ -53,17 +53,6 @@ def observation_size(encoding: Encoding) -> int:
 
 def flat_observation(encoding: Encoding, state: State, seat: int) -> np.ndarray:
     """``seat``'s observation as one float32 vector: the board planes (plane, row, column
-    order), then the public values, then the private ones (docs/adapters.md). An encoding
-    with ``observe_flat(state, seat)`` (Hold the Line's) writes it itself, the same values."""
-    direct = getattr(encoding, "observe_flat", None)
-    if direct is not None:
-        return direct(state, seat)  # type: ignore[no-any-return]
-    out = np.zeros(observation_size(encoding), np.float32)
-    rows, cols = encoding.board_size
-    n_board = len(encoding.plane_names) * rows * cols
-    n_public = len(encoding.public_names)
-    view = encoding.view(state, seat)
-    encoding.write_public(view, seat, out[:n_board].reshape(-1, rows, cols),
-                          out[n_board:n_board + n_public])
-    encoding.write_private(view, out[n_board + n_public:])
-    return out
+    order), then the public values, then the private ones (docs/adapters.md); the encoding's
+    ``observe_flat``."""
+    return encoding.observe_flat(state, seat)

@@ -96,6 +96,20 @@ class Encoding(Protocol):
         """Write what only ``view["seat"]`` knows (``view`` is ``observation(seat)``)."""
         ...
 
+    def observe_flat(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s observation as one float32 vector (``adapters.base.flat_observation``):
+        by default the ``write_*`` methods' arrays of ``view``; an encoding may write the same
+        values straight from the state."""
+        rows, cols = self.board_size
+        n_board = len(self.plane_names) * rows * cols
+        n_public = len(self.public_names)
+        out = np.zeros(n_board + n_public + len(self.private_names), np.float32)
+        view = self.view(state, seat)
+        self.write_public(view, seat, out[:n_board].reshape(-1, rows, cols),
+                          out[n_board:n_board + n_public])
+        self.write_private(view, out[n_board + n_public:])
+        return out
+
 
 def game_names() -> list[str]:
     """The games with an encoding."""
