@@ -15,9 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
-
 import warboard
+from server_helpers import wait_for_health
 from warboard.server.settings import CONFIG_ENV, ServerSettings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -197,16 +196,7 @@ class Process:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
     def wait_until_serving(self, base: str) -> None:
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            assert self.popen.poll() is None, f"it stopped:\n{self.output()}"
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, f"it did not serve {base}:\n{self.output()}"
-            time.sleep(0.1)
+        wait_for_health(self.popen, base, self.output, TIMEOUT)
 
     def stop(self) -> None:
         if self.popen.poll() is None:

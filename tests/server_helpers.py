@@ -9,7 +9,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import httpx
@@ -80,6 +80,22 @@ class LiveServer:
         self.thread.join(TIMEOUT)
 
 
+def wait_for_health(process: subprocess.Popen[bytes], base: str, log: Callable[[], str],
+                    timeout: float) -> None:
+    """Wait until ``base`` answers ``/api/health`` (``process`` still running; its ``log`` in
+    the message when it stops or ``timeout`` seconds pass)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert process.poll() is None, f"it stopped:\n{log()}"
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, f"it did not serve {base}:\n{log()}"
+        time.sleep(0.1)
+
+
 class ServerProcess:
     """A server process started with ``argv`` in ``folder`` with ``env`` (by default this
     environment; this checkout's warboard either way), listening on ``port``; started when it
@@ -94,16 +110,7 @@ class ServerProcess:
             self.process = subprocess.Popen(list(argv), cwd=folder, stdout=out, stderr=err,
                                             stdin=subprocess.DEVNULL,
                                             env=same_warboard_env(env))
-        deadline = time.monotonic() + start_timeout
-        while True:
-            assert self.process.poll() is None, self.log()
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, f"the server did not start:\n{self.log()}"
-            time.sleep(0.1)
+        wait_for_health(self.process, self.base, self.log, start_timeout)
 
     def log(self) -> str:
         """What it wrote so far: its stdout, then its stderr."""
