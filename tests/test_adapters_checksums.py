@@ -19,8 +19,8 @@ STEPS = 300  # through several games of each (a game's end resets)
 CASES = {
     "hill218": ({}, "dd4d6a76f868cbf5"),
     "ogre218": ({}, "14aa09836df10843"),
-    "holdtheline tutorial": ({"scenario": "tutorial"}, "73cbd73af3360269"),
-    "holdtheline trenton": ({"scenario": "trenton"}, "3b359df4dc96020e"),
+    "holdtheline tutorial": ({"scenario": "tutorial"}, "137a74741f8b80bb"),
+    "holdtheline trenton": ({"scenario": "trenton"}, "747ff8bfe55825b5"),
 }
 
 

@@ -7,11 +7,12 @@ import random
 import numpy as np
 import pytest
 
+import htl_positions as pos
 from warboard.adapters.base import flat_observation, legal_action_ids, observation_size
 from warboard.adapters.encodings import make_encoding, parameters
 from warboard.core.protocol import CHANCE, sample_chance
 from warboard.holdtheline import actions as act
-from warboard.holdtheline.encoding import EncodingError, IdMeaning, offset_hex
+from warboard.holdtheline.encoding import EncodingError, HtlEncoding, IdMeaning, offset_hex
 from warboard.holdtheline.hexes import distance
 
 SCENARIOS = ["tutorial", "trenton", "princeton", "bemis_heights", "hobkirks_hill"]
@@ -19,8 +20,8 @@ SCENARIOS = ["tutorial", "trenton", "princeton", "bemis_heights", "hobkirks_hill
 RULES = {"force_march": True, "march_fatigue": True, "leader_ratings": True,
          "dragoon_evade": True, "hills_clear": True, "artillery_hill_range": True,
          "fire_advance": True, "flank_attacks": True}
-SIZES = {"tutorial": 2647, "trenton": 5699, "princeton": 9018, "bemis_heights": 14281,
-         "hobkirks_hill": 13505}  # documented in docs/adapters.md
+SIZES = {"tutorial": 2683, "trenton": 5771, "princeton": 9234, "bemis_heights": 14497,
+         "hobkirks_hill": 13721}  # documented in docs/adapters.md
 
 
 def random_game(enc, seed, check=None):
@@ -294,3 +295,18 @@ def test_gymnasium_check_env():
 
     check_env(SingleSeatEnv("holdtheline", seat=None, opponent="random", scenario="tutorial"),
               skip_render_check=True)
+
+
+def test_a_leader_alone_taking_an_enemy_leader_has_its_own_id():
+    """§8.1: a leader alone reaches 5,4 around Rahl or through him: two outcomes, two ids, and
+    the id of the second names Rahl."""
+    sc = pos.scenario([pos.u("A1", "regular", (0, 8))], [pos.u("B1", "regular", (12, 0))],
+                      [pos.ldr("knox", (3, 4))], [pos.ldr("rahl", (4, 4))], vp_target=(5, 5))
+    enc = HtlEncoding("holdtheline", {}, pos.game(sc))
+    state = pos.start(sc)
+    by_id = legal_action_ids(enc, state)
+    to_5_4 = {i: a for i, a in by_id.items()
+              if isinstance(a, act.Move) and a.unit is None and a.path[-1] == (5, 4)}
+    assert len(to_5_4) == 2
+    for i, a in to_5_4.items():
+        assert enc.action(0, i).captures == (("rahl",) if (4, 4) in a.path else ())

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import htl_positions as htl
 from warboard.core.errors import IllegalActionError, PositionError
 from warboard.core.interchange import router, run_batch
 from warboard.core.protocol import CHANCE, sample_chance
@@ -361,3 +362,27 @@ def test_an_evade_decision_without_the_dragoon_is_refused():
     data["pending"]["target"] = empty
     with pytest.raises(PositionError, match=r"pending.target.*defending dragoon"):
         state.game.state_from_json(data)
+
+
+def test_interchange_agrees_with_the_rulings_on_lone_enemy_leaders():
+    """Contract §8.1 and §8.2 through ``rules legal|apply``: a leader alone may move through a
+    lone enemy leader's hex and takes him; a retreat onto a lone enemy leader is offered."""
+    sc = htl.scenario([htl.u("A1", "regular", (6, 5))], [htl.u("B1", "regular", (6, 4))],
+                      [htl.ldr("knox", (3, 3))], [htl.ldr("rahl", (5, 3))],
+                      terrain={(5, 4): "swamp", (7, 4): "swamp"})
+    pos = htl.start(sc).to_json()
+    move = {"type": "move", "leader": "knox", "path": [[4, 3], [5, 3], [6, 3]]}
+    assert move in interchange.legal(pos)
+    after = interchange.apply({"position": pos, "action": move})
+    assert [ld["id"] for ld in after["position"]["leaders"] if ld["status"] == "board"] == [
+        "knox"]
+    assert after["position"]["leaders_lost"] == [0, 1]
+    assert any(e["type"] == "capture" and e["by_leader"] == "knox" for e in after["events"])
+    # Knox now stands alone at 6,3, behind B1: B1 fails morale against A1 and may retreat there
+    assault = {"type": "assault", "unit": "A1", "target": [6, 4]}
+    fought = interchange.apply({"position": after["position"], "action": assault,
+                                "dice": [6, 2, 2, 2]})["position"]
+    assert {"type": "retreat", "unit": "B1", "to": [6, 3]} in interchange.legal(fought)
+    done = interchange.apply({"position": fought, "action": {"type": "retreat", "unit": "B1",
+                                                             "to": [6, 3]}})["position"]
+    assert done["leaders_lost"] == [1, 1]

@@ -918,6 +918,146 @@ def test_11_15_grand_tactical_ranges():
     assert {a.unit for a in of_type(s, "fire")} == {"A1", "A2"}
 
 
+# ============================================================================ §8 rulings
+
+def test_8_1_a_leader_alone_takes_a_lone_enemy_leader_in_its_path():
+    """§8.1 (7.2.1, 7.3): a leader moving alone enters or passes a lone enemy leader's hex; the
+    enemy leader is eliminated (1 VP, -1 command AP for its side) and the mover goes on."""
+    sc = scenario([u("A1", "regular", (0, 8))], [u("B1", "regular", (12, 0))],
+                  [ldr("knox", (3, 4))], [ldr("rahl", (4, 4))])
+    s = start(sc)
+    through = action(type="move", leader="knox", path=[(4, 4), (5, 4)])
+    around = [a for a in of_type(s, "move") if a.unit is None and a.path[-1] == (5, 4)
+              and (4, 4) not in a.path]
+    assert (4, 4) in destinations(s, None, "knox")
+    assert through in s.legal_actions() and len(around) == 1  # two outcomes, two moves
+    assert {"type": "move", "leader": "knox", "path": [[4, 4]]} in legal_json(s)
+    s.apply(through)
+    assert s.leader("rahl").status == "eliminated" and s.leader("knox").at == (5, 4)
+    assert s.leaders_lost == [0, 1] and s.vp_earned == [1, 0]
+    assert events(s, "capture", leader="rahl", by_leader="knox")
+    act(s, type="end")
+    s.apply(Die(1))
+    assert s.ap == 3 - 1 + 1  # command AP 3, one leader lost, die 1
+
+
+def test_8_1_a_leader_with_an_enemy_unit_still_blocks_a_leader_alone():
+    sc = scenario([u("A1", "regular", (0, 8))], [u("B1", "regular", (4, 4))],
+                  [ldr("knox", (3, 4))], [ldr("rahl", (4, 4))])
+    s = start(sc)
+    assert all((4, 4) not in a.path for a in of_type(s, "move") if a.unit is None)
+
+
+def test_8_1_an_escaping_leader_still_avoids_enemy_leaders():
+    """Contract §3 (8.5.5): an escape never enters a hex with another leader; §8.1 is about a
+    leader moving alone."""
+    woods = [(5, 4), (3, 3), (3, 5), (4, 5)]
+    sc = scenario([u("A1", "artillery", (3, 4))], [u("B1", "militia", (4, 4), 1)],
+                  [ldr("knox", (4, 3))], [ldr("rahl", (4, 4))],
+                  terrain={h: "forest" for h in woods})
+    s = start(sc)
+    act(s, type="fire", unit="A1", target=(4, 4))
+    roll(s, 6, 2, 2)
+    assert {a.to for a in of_type(s, "escape")} == set(woods)
+
+
+def _retreat_onto_knox(leader_b: bool = False):
+    """B1 at 6,4 fails morale against A1 from 6,5; of its retreat hexes 5,4 7,4 are swamp, 5,3
+    is free and 6,3 holds the American leader Knox alone."""
+    sc = scenario([u("A1", "regular", (6, 5))], [u("B1", "regular", (6, 4))],
+                  [ldr("knox", (6, 3))], [ldr("rahl", (6, 4))] if leader_b else [],
+                  terrain={(5, 4): "swamp", (7, 4): "swamp"})
+    s = start(sc)
+    act(s, type="assault", unit="A1", target=(6, 4))
+    roll(s, 6, 2, 2, 2)  # morale fails, no hits
+    return s
+
+
+def test_8_2_a_lone_enemy_leader_is_a_retreat_hex_and_is_taken():
+    """§8.2 (8.5.2, 7.2.1, 7.3): leaders never block a retreat; the one there is eliminated."""
+    s = _retreat_onto_knox()
+    assert set(of_type(s, "retreat")) == {action(type="retreat", unit="B1", to=(5, 3)),
+                                          action(type="retreat", unit="B1", to=(6, 3))}
+    act(s, type="retreat", unit="B1", to=(6, 3))
+    assert s.unit("B1").at == (6, 3) and s.leader("knox").status == "eliminated"
+    assert s.leaders_lost == [1, 0] and s.vp_earned == [0, 1]
+    assert events(s, "capture", leader="knox", unit="B1")
+
+
+def test_8_2_a_retreat_with_its_leader_onto_a_lone_enemy_leader():
+    s = _retreat_onto_knox(leader_b=True)
+    act(s, type="retreat", unit="B1", to=(6, 3))
+    assert s.leader("rahl").at == (6, 3) and s.leader("knox").status == "eliminated"
+
+
+def test_8_2_the_only_retreat_hex_holding_an_enemy_leader_saves_the_unit():
+    sc = scenario([u("A1", "regular", (6, 5))], [u("B1", "regular", (6, 4))],
+                  [ldr("knox", (6, 3))],
+                  terrain={h: "swamp" for h in [(5, 4), (7, 4), (5, 3)]})
+    s = start(sc)
+    act(s, type="assault", unit="A1", target=(6, 4))
+    roll(s, 6, 2, 2, 2)
+    assert s.unit("B1").status == "board" and s.unit("B1").at == (6, 3)
+    assert s.leader("knox").status == "eliminated"
+
+
+def test_8_3_a_unit_attacked_only_in_close_combat_may_be_rallied():
+    """§8.3 (11.2): "fired on" is fire combat; a close combat does not stop a rally."""
+    sc = scenario([u("A1", "regular", (6, 5)), u("A2", "regular", (5, 5))],
+                  [u("B1", "regular", (6, 4))], b_leaders=[ldr("rahl", (6, 4))])
+    for fire_too, rally in ((False, True), (True, False)):
+        s = start(sc, options={"rally_unfired": True})
+        act(s, type="assault", unit="A1", target=(6, 4))
+        roll(s, 1, 5, 2, 2)  # morale holds; one hit
+        if fire_too:
+            act(s, type="fire", unit="A2", target=(6, 4))
+            roll(s, 2, 2, 2)
+        assert s.unit("B1").mp == 3 and s.unit("B1").at == (6, 4)
+        act(s, type="end")
+        s.apply(Die(1))
+        assert (action(type="rally", leader="rahl", unit="B1") in s.legal_actions()) is rally
+
+
+def test_8_4_flank_attackers_on_a_line_need_not_be_adjacent():
+    """§8.4 (11.14): artillery at range 2 west of B1 and infantry adjacent east are directly
+    opposite on a straight hex line; the later attack gets the bonus, the first is not
+    rolled again."""
+    sc = scenario([u("A1", "artillery", (3, 4)), u("A2", "regular", (6, 4))],
+                  [u("B1", "regular", (5, 4))])
+    s = start(sc, options={"flank_attacks": True})
+    first = action(type="fire", unit="A1", target=(5, 4))
+    assert "flank" not in s.action_hints(first)
+    s.apply(first)
+    roll(s, 2, 2, 2)
+    second = action(type="assault", unit="A2", target=(5, 4))
+    assert s.action_hints(second)["flank"] is True and s.action_hints(second)["hit_on"] == 3
+    s.apply(second)
+    roll(s, 4)
+    assert events(s, "die", roll="morale")[-1]["need"] == 4 - 1
+    assert len(events(s, "fire")) == 1  # the artillery's fire was not rolled again
+
+
+def test_8_4_no_flank_off_the_line_or_not_opposite():
+    # 3,3 is at range 2 from 5,4 but on no straight hex line through it; 3,4 and 4,3 are on
+    # straight lines through it, but not the same one
+    for a1, a2 in (((3, 3), (6, 4)), ((3, 4), (4, 3))):
+        sc = scenario([u("A1", "artillery", a1), u("A2", "regular", a2)],
+                      [u("B1", "regular", (5, 4))])
+        s = start(sc, options={"flank_attacks": True})
+        act(s, type="fire", unit="A1", target=(5, 4))
+        roll(s, 2, 2, 2)
+        assert "flank" not in s.action_hints(action(type="assault", unit="A2", target=(5, 4)))
+
+
+def test_8_4_flank_from_range_2_on_both_sides():
+    sc = scenario([u("A1", "artillery", (3, 4)), u("A2", "artillery", (7, 4))],
+                  [u("B1", "regular", (5, 4))])
+    s = start(sc, options={"flank_attacks": True})
+    act(s, type="fire", unit="A1", target=(5, 4))
+    roll(s, 2, 2, 2)
+    assert s.action_hints(action(type="fire", unit="A2", target=(5, 4)))["flank"] is True
+
+
 # ============================================================================ protocol
 
 BAD = [

@@ -20,7 +20,6 @@ from htl_positions import (
     events,
     game,
     ldr,
-    legal_json,
     of_type,
     roll,
     scenario,
@@ -212,16 +211,6 @@ def test_11_6_attacking_leader_checks_once_per_1_in_close_combat():
         checks.append(s.pending.checks[0])
         roll(s, 2)
     assert checks == ["rahl", "rahl", "washington", "washington"]
-
-
-def test_leader_alone_never_enters_an_enemy_leaders_hex():
-    """7.3 (referee decision): only combat units take lone leaders; a leader moving alone may
-    not enter or pass the hex of an enemy leader."""
-    sc = scenario([u("A1", "regular", (0, 8))], [u("B1", "regular", (12, 0))],
-                  [ldr("knox", (3, 4))], [ldr("rahl", (4, 4))])
-    s = start(sc)
-    assert (4, 4) not in destinations(s, None, "knox")
-    assert legal_json(s)
 
 
 def test_positions_of_every_scenario_name_their_labels():

@@ -11,7 +11,7 @@ from warboard.holdtheline.actions import Assault, Exit, Fire, Move, Rally
 from warboard.holdtheline.attack import start_attack
 from warboard.holdtheline.events import hex_text, log
 from warboard.holdtheline.pending import Pending, wait_die
-from warboard.holdtheline.pieces import EXITED, enter
+from warboard.holdtheline.pieces import EXITED, enter, leader_enter
 from warboard.holdtheline.tables import TABLES
 
 if TYPE_CHECKING:
@@ -70,11 +70,12 @@ def _do_move(state: HtlState, a: Move) -> None:
 
 
 def _move_leader_alone(state: HtlState, a: Move) -> None:
-    leader = state.leader(a.leader)  # type: ignore[arg-type]
+    li = state.leader_index(a.leader)  # type: ignore[arg-type]
+    leader = state.leaders[li]
     state.ap -= move_cost(a)
     leader.acted = True
-    leader.at = a.path[-1]
-    state.pieces_moved()
+    for h in a.path:
+        leader_enter(state, li, h)
     log(state, "move", lambda: f"{leader.name} moves to {hex_text(leader.at)} "
         f"({COST['leader_move']} AP)", leader=leader.id, path=[list(h) for h in a.path],
         ap=COST["leader_move"])

@@ -45,16 +45,31 @@ def attack_profile(state: HtlState, ui: int, origin: Hex, target: Hex, assault: 
 
 
 def _flanked(state: HtlState, side: int, origin: Hex, target: Hex) -> bool:
-    """11.14: a friendly unit on the far side of the target, adjacent to it, has already
-    attacked it this turn."""
-    if hexes.distance(origin, target) != 1:
+    """11.14 (§8.4): the attack from ``origin`` and an earlier attack on ``target`` this turn
+    from a hex now holding a friendly unit lie on one straight hex line through the target, on
+    opposite sides of it, at any range."""
+    ray = _ray(origin, target)
+    if ray is None:
         return False
-    o, t = hexes.to_cube(origin), hexes.to_cube(target)
-    opp = hexes.to_offset((2 * t[0] - o[0], 2 * t[1] - o[1], 2 * t[2] - o[2]))
-    if opp not in state.attacks.get(target, ()):
-        return False
-    here = state.occupancy().get(opp)
-    return here is not None and state.units[here[0]].side == side
+    opposite = (-ray[0], -ray[1], -ray[2])
+    occ, units = state.occupancy(), state.units
+    for h in state.attacks.get(target, ()):
+        if _ray(h, target) == opposite:
+            here = occ.get(h)
+            if here is not None and units[here[0]].side == side:
+                return True
+    return False
+
+
+def _ray(h: Hex, target: Hex) -> hexes.Cube | None:
+    """The hex direction from ``target`` to ``h`` when ``h`` is on one of the six straight hex
+    lines through it (a cube offset with a zero coordinate), else None."""
+    (hx, hy, hz), (tx, ty, tz) = hexes.to_cube(h), hexes.to_cube(target)
+    off = (hx - tx, hy - ty, hz - tz)
+    n = max(map(abs, off))
+    if n == 0 or 0 not in off:
+        return None
+    return (off[0] // n, off[1] // n, off[2] // n)
 
 
 def defending_units(state: HtlState, p: Pending) -> list[int]:
@@ -82,8 +97,9 @@ def start_attack(state: HtlState, ui: int, target: Hex, assault: bool, cost: int
     p.n_dice, p.hit_on, p.mod, p.dist, p.flank = prof.dice, prof.hit_on, prof.mod, \
         prof.dist, prof.flank
     state.attacks[target] = (*state.attacks.get(target, ()), origin)
-    for i in defending_units(state, p):
-        state.units[i].fired_at = True
+    if not assault:  # 11.2's "fired on" is fire combat only (§8.3)
+        for i in defending_units(state, p):
+            state.units[i].fired_at = True
     nat = natural_hit_on(p.hit_on, p.mod)
     what = "close combat against" if assault else "fires at"
     log(state, kind, lambda: f"{state.uname(u)} {what} {hex_text(target)} (range {p.dist}, "

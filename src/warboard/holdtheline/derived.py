@@ -36,11 +36,11 @@ def entry_blocked(state: HtlState, side: int, artillery: bool) -> list[bool]:
     return out
 
 
-def leader_blocked(state: HtlState, side: int) -> list[bool]:
-    """By hex index: may a leader of ``side`` moving alone not enter it? Impassable, enemy
-    units, enemy leaders."""
+def leader_blocked(state: HtlState, side: int, enemy_leaders: bool) -> list[bool]:
+    """By hex index: may a leader of ``side`` not enter it? Impassable, enemy units, and with
+    ``enemy_leaders`` (an escape, 8.5.5) enemy leaders too."""
     d = cache(state)
-    key = ("lblk", side)
+    key = ("lblk", side, enemy_leaders)
     out = d.get(key)
     if out is None:
         units, leaders = state.units, state.leaders
@@ -49,19 +49,17 @@ def leader_blocked(state: HtlState, side: int) -> list[bool]:
         for h, here in state.occupancy().items():
             if units[here[0]].side != side:
                 out[index[h]] = True
-        for h, li in state.leader_at().items():
-            if leaders[li].side != side:
-                out[index[h]] = True
+        if enemy_leaders:
+            for h, li in state.leader_at().items():
+                if leaders[li].side != side:
+                    out[index[h]] = True
     return out
 
 
-def leader_indices(state: HtlState) -> frozenset[int]:
-    d = cache(state)
-    out = d.get("lidx")
-    if out is None:
-        index = state.board.index
-        out = d["lidx"] = frozenset(index[h] for h in state.leader_at())
-    return out
+def lone_enemy_leaders(state: HtlState, side: int) -> dict[int, tuple[int | None, int | None]]:
+    """``captures`` for a leader of ``side`` moving alone: the hexes of enemy leaders (it takes
+    no VP counters; a leader with an enemy unit is behind a blocked hex anyway)."""
+    return {i: (li, None) for i, (li, _) in captures(state, side).items() if li is not None}
 
 
 def friendly_leaders(state: HtlState, side: int) -> frozenset[int]:

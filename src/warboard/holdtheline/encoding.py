@@ -186,6 +186,8 @@ class _SeatLayout:
         # bits by name: the state's lists of leaders and counters shrink as pieces are taken
         self.capture_bit = {name: k for k, name in enumerate(self.capture_names)}
         masks = self.masks = 1 << len(self.capture_names)
+        # a leader alone takes enemy leaders only (§8.1): the low bits of the mask
+        self.leader_masks = 1 << sum(L.side != seat for L in state.leaders)
         n_units, n_leaders, cells = len(self.units), len(self.leaders), enc.cells
         nxt = 0
 
@@ -203,7 +205,8 @@ class _SeatLayout:
         self.displace = block(max(1, n_units), cells)
         self.escape = block(max(1, n_leaders), cells)
         self.leader_offsets = _cube_offsets(LEADER_RANGE)
-        self.leader_move = block(max(1, n_leaders), len(self.leader_offsets))
+        self.leader_move = block(max(1, n_leaders), len(self.leader_offsets),
+                                 self.leader_masks)
         self.unit_blocks: list[dict[str, Any]] = []
         for kind in self.kinds:
             ut = TABLES.units[kind]
@@ -388,7 +391,7 @@ class HtlEncoding(Encoding):
                         parts = moves[key] = self._id_parts(lay, action, at)
                     part, stride = parts
                     if stride and not disjoint(action.path):  # type: ignore[attr-defined]
-                        part += stride * _captures(capture, action.path)  # type: ignore[attr-defined]
+                        part += stride * _move_captures(lay, capture, action)  # type: ignore[arg-type]
                     append(part)
                     continue
                 at = units[action.unit] if cls is Assault else None  # type: ignore[attr-defined]
@@ -425,7 +428,7 @@ class HtlEncoding(Encoding):
             part, stride = self._id_parts(lay, action, at)
             if stride:
                 assert isinstance(action, Move)
-                part += stride * _captures(_capture_bits(lay, state), action.path)
+                part += stride * _move_captures(lay, _capture_bits(lay, state), action)
             return part
         except (KeyError, IndexError, ValueError) as exc:
             if state is None and isinstance(action, Move | Assault):
@@ -484,8 +487,8 @@ class HtlEncoding(Encoding):
         # (the indices raise KeyError for an offset out of range)
         if action.unit is None:  # a leader alone
             block = lay.leader_move
-            return (block.base + lay.leader_no[action.leader] * block.shape[1]
-                    + lay.leader_offset_no[_offset(at, end)]), 0
+            return (block.base + (lay.leader_no[action.leader] * block.shape[1]
+                                  + lay.leader_offset_no[_offset(at, end)]) * lay.leader_masks), 1
         b = lay.unit_blocks[lay.unit_no[action.unit]]
         who = 0 if action.leader is None else 1 + lay.leader_no[action.leader]
         off = _offset(at, end)
@@ -530,7 +533,9 @@ class HtlEncoding(Encoding):
             if name == "escape":
                 return IdMeaning(name, leader=self._name(lay.leaders, d[0]), hex=self.hex(d[1]))
             return IdMeaning(name, leader=self._name(lay.leaders, d[0]),
-                             offset=lay.leader_offsets[d[1]])
+                             offset=lay.leader_offsets[d[1]],
+                             captures=tuple(n for k, n in enumerate(lay.capture_names)
+                                            if d[2] >> k & 1))
         b = lay.unit_blocks[j]
         unit = lay.units[j]
         d = b[name].digits(action_id)
@@ -775,6 +780,12 @@ def _capture_bits(lay: _SeatLayout, state: Any) -> dict[Hex, int]:
         if k is not None:
             out[h] = out.get(h, 0) | 1 << k
     return out
+
+
+def _move_captures(lay: _SeatLayout, capture: dict[Hex, int], move: Move) -> int:
+    """The capture digit of ``move``: what its path takes (a leader alone: leaders only)."""
+    mask = _captures(capture, move.path)
+    return mask if move.unit is not None else mask & (lay.leader_masks - 1)
 
 
 def _captures(capture: dict[Hex, int], path: Sequence[Hex]) -> int:

@@ -260,22 +260,14 @@ def htl_action_prior(state: Any, action: Any) -> float:
             weak = 0.5 if expected >= mp else 0.0
         return expected + weak + (0.3 if kind is Assault else 0.0)
     if kind is Move:
-        if action.unit is None:
-            return 0.05
+        if action.unit is None:  # a leader alone: worth it when it takes a lone leader (§8.1)
+            side = state.leader(action.leader).side
+            return 0.05 + 3.0 * _taken(state, side, action.path, False)
         ui = state.unit_index(action.unit)
         u = state.units[ui]
         gain = (_closeness(state, u.side, action.path[-1])
                 - _closeness(state, u.side, u.at))
-        bonus = 0.0
-        counters = state.counter_at()
-        lead = state.leader_at()
-        for h in action.path:
-            ci = counters.get(h)
-            if ci is not None and state.counters[ci][1] != u.side:
-                bonus += 3.0
-            li = lead.get(h)
-            if li is not None and state.leaders[li].side != u.side:
-                bonus += 3.0
+        bonus = 3.0 * _taken(state, u.side, action.path, True)
         if action.fire is not None:
             bonus += 0.8
         return gain + bonus - (0.2 if action.bonus else 0.0)
@@ -286,6 +278,22 @@ def htl_action_prior(state: Any, action: Any) -> float:
     if kind is End:
         return -0.3
     return 0.0
+
+
+def _taken(state: Any, side: int, path: Any, counters: bool) -> int:
+    """How many enemy lone leaders (and with ``counters`` enemy VP counters) a move of ``side``
+    along ``path`` takes."""
+    n = 0
+    at_counter = state.counter_at()
+    lead = state.leader_at()
+    for h in path:
+        ci = at_counter.get(h) if counters else None
+        if ci is not None and state.counters[ci][1] != side:
+            n += 1
+        li = lead.get(h)
+        if li is not None and state.leaders[li].side != side:
+            n += 1
+    return n
 
 
 # ----------------------------------------------------------------------------- horizon

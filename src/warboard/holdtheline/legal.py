@@ -201,7 +201,7 @@ def _leader_paths(state: HtlState, li: int) -> list[tuple[Hex, ...]]:
     key = ("lp", li)
     out = d.get(key)
     if out is None:
-        out = d[key] = leader_paths(state, li, TABLES.leader_movement)
+        out = d[key] = leader_paths(state, li, TABLES.leader_movement, take=True)
     return out
 
 

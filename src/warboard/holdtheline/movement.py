@@ -13,7 +13,7 @@ from warboard.holdtheline.derived import (
     entry_blocked,
     friendly_leaders,
     leader_blocked,
-    leader_indices,
+    lone_enemy_leaders,
 )
 from warboard.holdtheline.hexes import Hex
 
@@ -184,37 +184,27 @@ _NO_INDICES: frozenset[int] = frozenset()
 
 
 def leader_paths(state: HtlState, li: int, allowance: int, start: Hex | None = None,
-                 ) -> list[tuple[Hex, ...]]:
-    """A leader alone (9.1) or escaping (8.5.5): one path per destination, breadth-first. Never
-    into a hex with an enemy combat unit or enemy leader, nor to end with another leader;
-    friendly units are passed freely; terrain stops apply."""
+                 take: bool = False) -> list[tuple[Hex, ...]]:
+    """A leader alone (9.1) or escaping (8.5.5): never into a hex with an enemy combat unit, nor
+    to end with another friendly leader; friendly units are passed freely; terrain stops
+    apply. Escaping (``take`` False) it never enters an enemy leader's hex (contract §3);
+    moving alone (``take``) it enters or passes a lone enemy leader's hex and takes that
+    leader (§8.1, 7.3). One path per outcome (destination, enemy leaders taken),
+    breadth-first."""
     board = state.board
     leader = state.leaders[li]
-    blk = leader_blocked(state, leader.side)  # impassable, enemy units, enemy leaders
-    with_leader = leader_indices(state)
+    side = leader.side
     start = start or leader.at
     assert start is not None
-    cells = board.cells
-    nb = board.nb_i
-    normal = board.normal_i
     s0 = board.index[start]
-    out: list[tuple[Hex, ...]] = []
-    seen = {s0}
-    frontier: list[tuple[int, tuple[Hex, ...]]] = [(s0, ())]
-    for _ in range(allowance):
-        nxt = []
-        for here, path in frontier:
-            for n in nb[here]:
-                if n in seen or blk[n]:
-                    continue
-                seen.add(n)
-                npath = (*path, cells[n])
-                if n not in with_leader:
-                    out.append(npath)
-                if normal[n]:
-                    nxt.append((n, npath))
-        frontier = nxt
-    return out
+    blk = leader_blocked(state, side, not take)
+    no_end = friendly_leaders(state, side)
+    caps = lone_enemy_leaders(state, side) if take else {}
+    if caps and min(board.dist_row(s0)[i] for i in caps) <= allowance:
+        outcomes = _paths_by_outcome(board, blk, no_end, s0, allowance, 0, False, caps)
+    else:
+        outcomes = _paths_by_end(board, blk, no_end, s0, allowance, 0, False)
+    return [path for path, _, _ in outcomes]
 
 
 def retreat_choices(state: HtlState, ui: int, attacker: Hex, exclude: Hex | None,
@@ -241,15 +231,16 @@ def retreat_choices(state: HtlState, ui: int, attacker: Hex, exclude: Hex | None
 def _may_retreat_into(state: HtlState, ui: int, h: Hex, allow_displace: bool,
                       with_leader: bool) -> tuple[bool, int | None]:
     """Whether unit ``ui`` may retreat into ``h`` for the pieces there (no enemy units, no
-    enemy leader, no friendly leader when its own goes along, room or a unit to displace),
-    and the unit it would displace."""
+    friendly leader when its own goes along, room or a unit to displace), and the unit it
+    would displace."""
     units = state.units
     u = units[ui]
     here_units = [j for j in state.occupancy().get(h, ()) if j != ui]
     if here_units and units[here_units[0]].side != u.side:
         return False, None
     li = state.leader_at().get(h)
-    if li is not None and (state.leaders[li].side != u.side or with_leader):
+    # a lone enemy leader is no obstacle: the retreat takes it (§8.2, 7.3)
+    if li is not None and state.leaders[li].side == u.side and with_leader:
         return False, None
     if here_units and not stack_ok([units[j].kind for j in here_units] + [u.kind]):
         if not allow_displace:

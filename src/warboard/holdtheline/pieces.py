@@ -3,7 +3,7 @@ piece off the board, with what they win the other side (7.3, 3.4.8, 10)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -78,13 +78,29 @@ def enter(state: HtlState, ui: int, h: Hex) -> None:
     u = state.units[ui]
     u.at = h
     state.pieces_moved()
-    li = state.leader_at().get(h)
-    if li is not None and state.leaders[li].side != u.side:
-        leader = state.leaders[li]
-        log(state, "capture", lambda: f"{leader.name}, alone, is taken by {state.uname(u)}",
-            leader=leader.id, unit=u.id)
-        eliminate_leader(state, li)
+    _take_lone_leader(state, u.side, h, lambda: state.uname(u), unit=u.id)
     capture_counter(state, u, h)
+
+
+def leader_enter(state: HtlState, li: int, h: Hex) -> None:
+    """Leader ``li``, moving alone, enters ``h``: a lone enemy leader there is eliminated, as
+    when a unit moves in (§8.1, 7.3). A leader takes no VP counters (3.4.8: combat units)."""
+    leader = state.leaders[li]
+    leader.at = h
+    state.pieces_moved()
+    _take_lone_leader(state, leader.side, h, lambda: leader.name, by_leader=leader.id)
+
+
+def _take_lone_leader(state: HtlState, side: int, h: Hex, by: Callable[[], str],
+                      **who: str) -> None:
+    """An enemy leader in ``h`` (a mover of ``side`` has just entered it) is eliminated."""
+    li = next((i for i, leader in enumerate(state.leaders)
+               if leader.status == ON and leader.at == h and leader.side != side), None)
+    if li is not None:
+        leader = state.leaders[li]
+        log(state, "capture", lambda: f"{leader.name}, alone, is taken by {by()}",
+            leader=leader.id, **who)
+        eliminate_leader(state, li)
 
 
 def capture_counter(state: HtlState, u: Unit, h: Hex) -> None:
