@@ -9,6 +9,7 @@ and dice are fed one by one, so every outcome is exact.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,7 @@ from warboard.core.protocol import CHANCE, TERMINAL
 from warboard.core.registry import make_game
 from warboard.holdtheline.actions import END, Die, action_from_json, action_to_json
 from warboard.holdtheline.options import OPTIONS, Options
+from warboard.holdtheline.scenario import Reinforcement
 from warboard.holdtheline.serialize import state_from_json
 from warboard.holdtheline.tables import TABLES
 
@@ -710,7 +712,6 @@ def test_vp_counters_objectives_and_exits():
 
 
 def test_reinforcements_arrive_at_the_start_of_their_turn():
-    from warboard.holdtheline.scenario import Reinforcement
 
     rf = Reinforcement(turn=2, units=(u("A9", "regular", (3, 8)),), entry=((4, 8),))
     sc = scenario([u("A1", "regular", (3, 8))], [u("B1", "regular", (12, 0))],
@@ -1056,6 +1057,98 @@ def test_8_4_flank_from_range_2_on_both_sides():
     act(s, type="fire", unit="A1", target=(5, 4))
     roll(s, 2, 2, 2)
     assert s.action_hints(action(type="fire", unit="A2", target=(5, 4)))["flank"] is True
+
+
+# ============================================================================ 11.6 assignment
+
+def _rated(first: int = 0, reinforcements=((), ())):
+    """Knox 2/2 with A1, Greene 1/1 alone; Rahl 2/1 with B1, Howe 1/2."""
+    return scenario([u("A1", "regular", (6, 5))], [u("B1", "regular", (6, 4))],
+                    [ldr("knox", (6, 5), (2, 2)), ldr("greene", (2, 8), (1, 1))],
+                    [ldr("rahl", (6, 4), (2, 1)), ldr("howe", (10, 0), (1, 2))],
+                    first=first, reinforcements=reinforcements)
+
+
+def _ratings(**by_leader: tuple[int, int]) -> Any:
+    return action(type="assign_ratings", ratings={k: list(v) for k, v in by_leader.items()})
+
+
+def test_11_6_each_side_assigns_its_ratings_before_turn_1_seat_0_first():
+    """11.6: "players decide which of their leaders to assign the values to"; seat 0, then
+    seat 1, whoever moves first; then the first side's action die."""
+    s = game(_rated(first=1), {"leader_ratings": True}).new_initial_state()
+    assert (s.phase, s.current_player(), s.turn) == ("assign", 0, 1)
+    assert s.legal_actions() == [_ratings(knox=(2, 2), greene=(1, 1)),
+                                 _ratings(knox=(1, 1), greene=(2, 2))]  # the scenario's first
+    s.apply(_ratings(knox=(1, 1), greene=(2, 2)))
+    assert (s.phase, s.current_player()) == ("assign", 1)
+    assert s.leader("greene").rating == (2, 2)  # public at once (docs/rules-decisions.md)
+    assert s.legal_actions()[0] == _ratings(rahl=(2, 1), howe=(1, 2))
+    s.apply(s.legal_actions()[0])
+    assert (s.phase, s.current_player(), s.active) == ("ap", CHANCE, 1)
+    assert [e["ratings"] for e in events(s, "ratings")] == [
+        {"greene": [2, 2], "knox": [1, 1]}, {"howe": [1, 2], "rahl": [2, 1]}]
+
+
+def test_11_6_an_assignment_outside_the_scenarios_ratings_is_refused():
+    s = game(_rated(), {"leader_ratings": True}).new_initial_state()
+    for bad in (_ratings(knox=(2, 2), greene=(2, 2)), _ratings(knox=(2, 2)),
+                _ratings(knox=(2, 2), greene=(1, 1), rahl=(1, 2))):
+        with pytest.raises(IllegalActionError, match="not legal"):
+            s.apply(bad)
+    with pytest.raises(IllegalActionError, match="rating of 'knox'"):
+        action(type="assign_ratings", ratings={"knox": [2]})
+    assert s.phase == "assign" and s.leader("knox").rating == (2, 2)
+
+
+def test_11_6_the_assigned_ratings_are_those_of_combat():
+    """11.6: the combat value is the leader's dice in close combat; the hit value how many hits
+    it takes."""
+    s = game(_rated(), {"leader_ratings": True}).new_initial_state()
+    s.apply(_ratings(knox=(1, 1), greene=(2, 2)))
+    s.apply(_ratings(rahl=(1, 2), howe=(2, 1)))
+    s.apply(Die(3))
+    assault = action(type="assault", unit="A1", target=(6, 4), leader_dice=True)
+    assert s.action_hints(assault)["dice"] == 3 + 1  # Knox now adds 1 die, not 2
+    s.apply(assault)
+    roll(s, 1, 1, 5, 5, 5)  # B1's morale holds; one 1 among the dice
+    roll(s, 1)  # Rahl's check hits him: with hit value 2 he survives it
+    assert s.leader("rahl").status == "board" and s.leader("rahl").hits == 1
+
+
+def test_11_6_a_side_with_one_possible_assignment_is_not_asked_and_off_means_no_phase():
+    sc = scenario([u("A1", "regular", (6, 5))], [u("B1", "regular", (6, 4))],
+                  [ldr("knox", (6, 5), (2, 2)), ldr("greene", (2, 8), (2, 2))],
+                  [ldr("rahl", (6, 4), (2, 1))])
+    s = game(sc, {"leader_ratings": True}).new_initial_state()
+    assert s.phase == "ap" and not events(s, "ratings")
+    assert game(_rated()).new_initial_state().phase == "ap"
+
+
+def test_11_6_leaders_still_to_arrive_are_assigned_too():
+    rf = Reinforcement(turn=2, leaders=(ldr("lee", (3, 8), (1, 2)),), entry=((4, 8),))
+    s = game(_rated(reinforcements=((rf,), ())), {"leader_ratings": True}).new_initial_state()
+    assert len(s.legal_actions()) == 6  # three different ratings over three leaders
+    s.apply(_ratings(knox=(1, 2), greene=(1, 1), lee=(2, 2)))
+    assert s.leader("lee").rating == (2, 2) and s.leader("lee").status == "waiting"
+
+
+def test_11_6_assignment_positions_and_actions_round_trip_as_json():
+    s = game(_rated(), {"leader_ratings": True}).new_initial_state()
+    a = s.legal_actions()[1]
+    data = action_to_json(a)
+    assert data == {"type": "assign_ratings", "ratings": {"greene": [2, 2], "knox": [1, 1]}}
+    assert action_from_json({"type": "assign_ratings",
+                             "ratings": {"knox": [1, 1], "greene": [2, 2]}}) == a
+    back = state_from_json(json.loads(json.dumps(s.to_json())))
+    assert (back.phase, back.current_player()) == ("assign", 0)
+    assert back.legal_actions() == s.legal_actions()
+    back.apply(a)
+    s.apply(a)
+    assert snapshot(back) == snapshot(s)
+    off = dict(s.to_json(), options={})
+    with pytest.raises(PositionError, match="leader_ratings"):
+        state_from_json(off)
 
 
 # ============================================================================ protocol

@@ -3,8 +3,9 @@
 JSON forms are those of docs/holdtheline-engine.md ("Actions"); hexes are ``[col, row]``.
 Additions: ``{"type": "move", ..., "force_march": true}`` (option 11.8; ``path`` holds the extra
 hex), ``{"type": "exit", "unit": "H3"}`` (a unit on one of its side's exit hexes leaves the
-board, 1 AP) and ``{"type": "evade", "yes": true}`` (option 11.11: the defending dragoon
-retreats before close combat).
+board, 1 AP), ``{"type": "evade", "yes": true}`` (option 11.11: the defending dragoon
+retreats before close combat) and ``{"type": "assign_ratings", "ratings": {"greene": [1, 2],
+"washington": [2, 2]}}`` (option 11.6, before turn 1: the side's leaders' ratings).
 """
 
 from __future__ import annotations
@@ -76,6 +77,16 @@ class Evade(NamedTuple):
     yes: bool
 
 
+Rating = tuple[int, int]  # 11.6: combat value, hit value
+
+
+class AssignRatings(NamedTuple):
+    """Option 11.6: which of the side's leaders gets which of its scenario's ratings, as
+    (leader id, rating) pairs sorted by id (so equal assignments compare equal)."""
+
+    ratings: tuple[tuple[str, Rating], ...]
+
+
 class Die(NamedTuple):
     """Chance: one die (1..6; the action die 1..3)."""
 
@@ -133,6 +144,8 @@ _TO_JSON: dict[type, Callable[[Any], dict[str, Any]]] = {
     Escape: lambda a: {"type": "escape", "leader": a.leader, "to": _hex(a.to)},
     Advance: lambda a: {"type": "advance", "yes": a.yes},
     Evade: lambda a: {"type": "evade", "yes": a.yes},
+    AssignRatings: lambda a: {"type": "assign_ratings",
+                              "ratings": {lid: list(r) for lid, r in a.ratings}},
 }
 
 
@@ -141,7 +154,7 @@ _KEYS: dict[str, set[str]] = {
     "fire": {"unit", "target"}, "assault": {"unit", "target", "leader_dice"},
     "rally": {"leader", "unit"}, "exit": {"unit"}, "end": set(), "allocate": {"unit"},
     "retreat": {"unit", "to"}, "displace": {"unit", "to"}, "escape": {"leader", "to"},
-    "advance": {"yes"}, "evade": {"yes"},
+    "advance": {"yes"}, "evade": {"yes"}, "assign_ratings": {"ratings"},
 }
 
 
@@ -199,6 +212,19 @@ def _move_from_json(data: dict[str, Any]) -> Move:
                 _flag(data, "bonus"), fire, _flag(data, "force_march"))
 
 
+def _ratings_from_json(data: dict[str, Any]) -> AssignRatings:
+    table = data.get("ratings")
+    if not isinstance(table, dict) or not table:
+        raise IllegalActionError("'ratings' must be an object: leader id -> [combat, hits]")
+    out = []
+    for lid, r in table.items():
+        if (not isinstance(r, list) or len(r) != 2
+                or not all(isinstance(n, int) and not isinstance(n, bool) for n in r)):
+            raise IllegalActionError(f"the rating of {lid!r} must be [combat, hits], not {r!r}")
+        out.append((lid, (r[0], r[1])))
+    return AssignRatings(tuple(sorted(out)))
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "die": _die_from_json,
     "move": _move_from_json,
@@ -214,6 +240,7 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "escape": lambda d: Escape(_name(d, "leader"), parse_hex(d.get("to"), "to")),
     "advance": lambda d: Advance(_flag(d, "yes", None)),
     "evade": lambda d: Evade(_flag(d, "yes", None)),
+    "assign_ratings": _ratings_from_json,
 }
 
 
@@ -256,4 +283,6 @@ _TO_TEXT: dict[type, Callable[[Any], str]] = {
     Escape: lambda a: f"escape {a.leader} to {_t(a.to)}",
     Advance: lambda a: "advance" if a.yes else "do not advance",
     Evade: lambda a: "dragoons evade" if a.yes else "dragoons stand",
+    AssignRatings: lambda a: "ratings " + ", ".join(f"{lid} {r[0]}/{r[1]}"
+                                                    for lid, r in a.ratings),
 }

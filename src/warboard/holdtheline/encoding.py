@@ -36,6 +36,7 @@ from warboard.holdtheline.actions import (
     Advance,
     Allocate,
     Assault,
+    AssignRatings,
     Die,
     Displace,
     End,
@@ -49,6 +50,7 @@ from warboard.holdtheline.actions import (
 )
 from warboard.holdtheline.combat import fire_range
 from warboard.holdtheline.options import OPTIONS
+from warboard.holdtheline.ratings import assignments
 from warboard.holdtheline.serialize import pending_to_json, position_fields
 from warboard.holdtheline.tables import TABLES
 from warboard.holdtheline.terminal.render import board_text, track_text
@@ -82,7 +84,7 @@ class IdMeaning(NamedTuple):
     path. ``offset`` is a cube offset from the unit's (leader's) hex; ``hex`` an absolute hex."""
 
     kind: str  # end advance evade allocate retreat displace escape leader_move move move_fire
-    #            force_march fire assault rally exit
+    #            force_march fire assault rally exit assign_ratings
     unit: str | None = None
     leader: str | None = None
     hex: Hex | None = None
@@ -93,6 +95,7 @@ class IdMeaning(NamedTuple):
     stop_direction: int | None = None  # force march: the hex before the last, from the end
     yes: bool | None = None
     leader_dice: bool = False
+    ratings: tuple[tuple[str, tuple[int, int]], ...] = ()  # assign_ratings: (leader, rating)
 
 
 def parameters(name: str) -> dict[str, Param]:
@@ -233,12 +236,18 @@ class _SeatLayout:
                           for name in ("near", "far", "fire_offsets") if name in b}
             self.unit_blocks.append(b)
         self.leader_offset_no = {off: k for k, off in enumerate(self.leader_offsets)}
+        # option 11.6: the seat's assignments of its leaders' ratings, as the opening lists them
+        self.assignments = assignments(state, seat) if opts.leader_ratings else []
+        self.assignment_no = {a: k for k, a in enumerate(self.assignments)}
+        self.assign = block(len(self.assignments)) if self.assignments else None
         self.size = nxt
         # every block, for decoding: (base, name, unit slot or None)
         self.starts: list[tuple[int, str, int | None]] = []
         for name in ("end", "advance", "evade", "allocate", "retreat", "displace", "escape",
                      "leader_move"):
             self.starts.append((getattr(self, name).base, name, None))
+        if self.assign is not None:
+            self.starts.append((self.assign.base, "assign", None))
         for j, b in enumerate(self.unit_blocks):
             for name in ("move", "bonus", "move_fire", "force_march", "fire", "assault",
                          "rally", "exit"):
@@ -469,6 +478,10 @@ class HtlEncoding(Encoding):
         if isinstance(action, Rally):
             return lay.unit_blocks[lay.unit_no[action.unit]]["rally"].id(
                 lay.leader_no[action.leader]), 0
+        if isinstance(action, AssignRatings):
+            if lay.assign is None:
+                raise IndexError("leader ratings are assigned only with option 11.6")
+            return lay.assign.id(lay.assignment_no[action]), 0
         if isinstance(action, Assault):
             assert at is not None
             direction = _direction(_offset(at, action.target))
@@ -532,6 +545,9 @@ class HtlEncoding(Encoding):
                 return IdMeaning(name, unit=self._name(lay.units, d[0]), hex=self.hex(d[1]))
             if name == "escape":
                 return IdMeaning(name, leader=self._name(lay.leaders, d[0]), hex=self.hex(d[1]))
+            if name == "assign":
+                return IdMeaning("assign_ratings",
+                                 ratings=lay.assignments[action_id - block.base].ratings)
             return IdMeaning(name, leader=self._name(lay.leaders, d[0]),
                              offset=lay.leader_offsets[d[1]],
                              captures=tuple(n for k, n in enumerate(lay.capture_names)

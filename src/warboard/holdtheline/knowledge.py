@@ -10,9 +10,10 @@ state. Three pieces, as for the card games:
   is judged by its odds before its dice are known);
 * ``htl_action_prior(state, action)``: a cheap guess at how good an action is: attacks by their
   expected hits on the target (more for a weak target or close combat), captures of VP counters
-  and lone leaders, moves toward the enemy and the side's goals, rallies;
+  and lone leaders, moves toward the enemy and the side's goals, rallies, and an assignment of
+  leader ratings (11.6) by where its combat and hit values will be used;
 * ``htl_rollout_policy(state, rng)``: one fast step: the best of a few sampled actions by the
-  prior, ending the turn when nothing useful is left;
+  prior, ending the turn when nothing useful is left (an assignment of ratings: the best);
 * ``htl_horizon(root)``: the search plans the side's own turn (a new turn is a leaf).
 """
 
@@ -25,8 +26,9 @@ from typing import Any
 
 from warboard.ai.knowledge import Knowledge
 from warboard.holdtheline import hexes
-from warboard.holdtheline.actions import END, Assault, End, Exit, Fire, Move, Rally
+from warboard.holdtheline.actions import END, Assault, AssignRatings, End, Exit, Fire, Move, Rally
 from warboard.holdtheline.combat import die_hits
+from warboard.holdtheline.tables import TABLES
 
 ON, WAITING = "board", "waiting"
 
@@ -271,6 +273,8 @@ def htl_action_prior(state: Any, action: Any) -> float:
         if action.fire is not None:
             bonus += 0.8
         return gain + bonus - (0.2 if action.bonus else 0.0)
+    if kind is AssignRatings:
+        return _assignment_value(state, action)
     if kind is Rally:
         return 0.4
     if kind is Exit:
@@ -296,6 +300,25 @@ def _taken(state: Any, side: int, path: Any, counters: bool) -> int:
     return n
 
 
+def _assignment_value(state: Any, a: AssignRatings) -> float:
+    """A guess at an assignment of ratings (11.6): combat values count for leaders stacked with
+    an infantry unit (leader dice go with its close combat), hit values for leaders within
+    three hexes of an enemy unit (where casualty checks happen)."""
+    occ, units = state.occupancy(), state.units
+    value = 0.0
+    for lid, (combat, hits) in a.ratings:
+        leader = state.leader(lid)
+        if leader.at is None:  # still to arrive
+            continue
+        if any(units[i].side == leader.side and TABLES.units[units[i].kind].infantry
+               for i in occ.get(leader.at, ())):
+            value += 0.3 * combat
+        if any(units[ids[0]].side != leader.side and hexes.distance(leader.at, h) <= 3
+               for h, ids in occ.items()):
+            value += 0.1 * hits
+    return value
+
+
 # ----------------------------------------------------------------------------- horizon
 
 def htl_horizon(root: Any) -> Any:
@@ -316,6 +339,9 @@ def htl_rollout_policy(state: Any, rng: random.Random, candidates: int = 4) -> N
     """One step: decisions of a pending activation are random; otherwise the best of a few
     sampled actions by the prior, or the end of the turn when none of them looks useful."""
     legal = state.legal_actions()
+    if state.phase == "assign":  # a few choices, no END among them
+        state.apply(max(legal, key=lambda a: _assignment_value(state, a)))
+        return
     if state.pending is not None or len(legal) == 1:
         state.apply(rng.choice(legal))
         return

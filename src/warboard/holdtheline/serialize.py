@@ -19,6 +19,7 @@ from warboard.holdtheline.movement import stack_ok
 from warboard.holdtheline.options import Options
 from warboard.holdtheline.pending import Pending
 from warboard.holdtheline.pieces import ELIMINATED, EXITED, ON, WAITING, Leader, Roster, Unit
+from warboard.holdtheline.ratings import ASSIGN
 from warboard.holdtheline.resolve import ROLLS
 from warboard.holdtheline.resolve import STAGES as STAGE_STEPS
 from warboard.holdtheline.scenario import (
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from warboard.holdtheline.game import HoldTheLineGame
 
 STATUSES = (ON, ELIMINATED, EXITED, WAITING)
-PHASES = (AP_PHASE, ACT, OVER)
+PHASES = (ASSIGN, AP_PHASE, ACT, OVER)
 STAGES = tuple(STAGE_STEPS)
 NO_HEXES: tuple[Hex, ...] = ()
 DECISIONS = ("evade", "allocate", "retreat", "displace", "escape", "advance")
@@ -422,6 +423,9 @@ def state_from_json(data: Mapping[str, Any], game: HoldTheLineGame | None = None
     pending = _pending_from_json(r, r.get(d, "pending", "", None), roster, cols, rows)
     if pending is not None and phase != ACT:
         raise r.fail("pending", "only a side acting may have an activation under way")
+    if phase == ASSIGN and not owner.opts.leader_ratings:
+        raise r.fail("phase", "leader ratings are assigned only with option leader_ratings "
+                     "(11.6)")
     state = HtlState.at_position(
         owner, owner.scenario, roster, units=units, leaders=leaders, counters=counters,
         turn=turn, active=active, phase=phase, ap=ap, leaders_lost=leaders_lost,

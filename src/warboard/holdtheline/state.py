@@ -1,10 +1,11 @@
 """The Hold the Line rules engine behind the core protocol (``HtlState``).
 
-A side's turn: a chance node rolls the action die (phase ``ap``), then the side decides
-activations (phase ``act``) until it ends its turn or runs out of AP. An activation that needs
-dice or decisions of the other side opens a ``Pending`` record that walks through its stages
-(see ``Pending``); every die is its own chance node (1..6 at 1/6), every decision an ordinary
-decision node of the seat that makes it. Everything is public.
+With option 11.6, the game opens with the assignment of leader ratings (phase ``assign``,
+module ``ratings``). A side's turn: a chance node rolls the action die (phase ``ap``), then the
+side decides activations (phase ``act``) until it ends its turn or runs out of AP. An
+activation that needs dice or decisions of the other side opens a ``Pending`` record that walks
+through its stages (see ``Pending``); every die is its own chance node (1..6 at 1/6), every
+decision an ordinary decision node of the seat that makes it. Everything is public.
 
 Pieces are small mutable objects copied on ``clone``; the map is shared (``game.board``). Lookups
 by hex (``occupancy``, ``leader_at``, ``counter_at``) are rebuilt on demand after a change.
@@ -34,6 +35,13 @@ from warboard.holdtheline.legal import action_hints, compute_legal
 from warboard.holdtheline.movement import stack_ok
 from warboard.holdtheline.pending import Pending
 from warboard.holdtheline.pieces import ON, WAITING, Leader, Roster, Unit, capture_counter
+from warboard.holdtheline.ratings import (
+    ASSIGN,
+    assign,
+    assignments,
+    next_to_assign,
+    rating_task,
+)
 from warboard.holdtheline.resolve import decide, roll, run
 from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.tables import TABLES
@@ -60,7 +68,7 @@ class HtlState(State):
     record_events = True
     turn: int
     active: int  # the seat whose side's turn it is
-    phase: str  # AP_PHASE, ACT or OVER
+    phase: str  # ASSIGN, AP_PHASE, ACT or OVER
     ap: int
     leaders_lost: list[int]
     vp_earned: list[int]
@@ -104,7 +112,7 @@ class HtlState(State):
         self.events = []
         self.n_events = 0
         self.result = None
-        self._start_side_turn()
+        self._begin(0)
 
     def _attach(self, game: HoldTheLineGame, scenario: Scenario, roster: Roster,
                 units: list[Unit], leaders: list[Leader],
@@ -233,6 +241,8 @@ class HtlState(State):
             return CHANCE if p.wait == "die" else p.decider
         if phase == AP_PHASE:
             return CHANCE
+        if phase == ASSIGN:
+            return self.active
         return TERMINAL
 
     def is_terminal(self) -> bool:
@@ -258,7 +268,9 @@ class HtlState(State):
     def legal_actions(self) -> list[Any]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = compute_legal(self) if self.phase == ACT else []
+            phase = self.phase
+            legal = self._legal = (compute_legal(self) if phase == ACT else
+                                   assignments(self, self.active) if phase == ASSIGN else [])
         return list(legal)
 
     def forget_legal_actions(self) -> None:
@@ -309,7 +321,10 @@ class HtlState(State):
         if action not in legal:
             raise IllegalActionError(self._why_illegal(action))
         self._legal = None
-        if self.pending is not None:
+        if self.phase == ASSIGN:
+            assign(self, action)
+            self._begin(self.active + 1)
+        elif self.pending is not None:
             decide(self, action)
         elif isinstance(action, End):
             self._end_side_turn()
@@ -324,6 +339,8 @@ class HtlState(State):
             text = action_to_text(action)
         except TypeError:
             text = repr(action)
+        if self.phase == ASSIGN:
+            return f"{text!r} is not legal: {rating_task(self, self.active)}"
         p = self.pending
         if p is not None:
             return (f"{text!r} is not legal: {self.side_name(p.decider)} must decide "
@@ -333,6 +350,16 @@ class HtlState(State):
         return f"{text!r} is not a legal action for {self.side_name(self.active)} now"
 
     # ------------------------------------------------------------------ turn flow
+
+    def _begin(self, seat: int) -> None:
+        """Before turn 1: the next seat from ``seat`` on with leader ratings to assign (11.6),
+        or else the first side's turn."""
+        nxt = next_to_assign(self, seat) if self.opts.leader_ratings else None
+        if nxt is None:
+            self.active = self.scenario.first
+            self._start_side_turn()
+        else:
+            self.phase, self.active = ASSIGN, nxt
 
     def _start_side_turn(self) -> None:
         side = self.active
