@@ -386,3 +386,25 @@ def test_interchange_agrees_with_the_rulings_on_lone_enemy_leaders():
     done = interchange.apply({"position": fought, "action": {"type": "retreat", "unit": "B1",
                                                              "to": [6, 3]}})["position"]
     assert done["leaders_lost"] == [1, 1]
+
+
+def test_interchange_assigns_leader_ratings_before_turn_1():
+    """Option 11.6 through ``rules legal|apply``: a position in phase ``assign`` lists the
+    assignments (the scenario's first); applying both seats' choices reaches the action die."""
+    g = make_game("holdtheline", {"scenario": "princeton", "options": {"leader_ratings": True}})
+    pos = g.new_initial_state().to_json()
+    assert (pos["phase"], pos["to_move"]) == ("assign", 0)
+    legal = interchange.legal(pos)
+    assert legal[0] == {"type": "assign_ratings",
+                        "ratings": {"mercer": [1, 1], "washington": [2, 2]}}
+    seat0 = interchange.apply({"position": pos, "action": legal[1]})["position"]
+    assert (seat0["phase"], seat0["to_move"]) == ("assign", 1)
+    assert {ld["id"]: ld["rating"] for ld in seat0["leaders"] if ld["side"] == 0} == {
+        "washington": [1, 1], "mercer": [2, 2]}
+    first = interchange.legal(seat0)[0]
+    done = interchange.apply({"position": seat0, "action": first, "dice": [2]})
+    assert done["position"]["phase"] == "act" and done["position"]["turn"] == 1
+    assert [e["type"] for e in done["events"]] == ["ratings", "die"]
+    wrong = dict(legal[0], ratings={"mercer": [2, 2], "washington": [2, 2]})
+    (answer,) = batch(router("apply"), [json.dumps({"position": pos, "action": wrong})])
+    assert "not legal" in answer["error"]
