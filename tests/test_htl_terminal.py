@@ -168,3 +168,19 @@ def test_the_board_draws_offset_rows_with_units_and_marks():
 def test_the_turn_track_says_what_the_turn_limit_brings(scenario, says):
     view = make_game("holdtheline", {"scenario": scenario}).new_initial_state().observation(0)
     assert time_out_text(view) == says
+
+
+def test_leader_ratings_are_assigned_at_the_prompt_before_turn_1():
+    """Option 11.6 (--rule leader_ratings): each side picks its leaders' ratings by number, the
+    scenario's first; the choice shows in the leaders line."""
+    code, text = play(["2", "1", "quit"], "--scenario", "princeton", "--opponent", "human",
+                      "--rule", "leader_ratings", "--seed", "1")
+    assert code == 0
+    assert "Your decision: the Americans give Washington, Mercer the ratings 2/2, 1/1" in text
+    assert "1. ratings mercer 1/1, washington 2/2" in text
+    assert "2. ratings mercer 2/2, washington 1/1" in text
+    assert "Americans assign the leader ratings: Mercer 2/2, Washington 1/1" in text
+    assert "Washington (washington) 1/1" in text
+    assert "British [leader ratings: a number]> 1" in text
+    assert "British assign the leader ratings: Leslie 1/1, Mawhood 2/2" in text
+    assert "(before turn 1: assigning the leader ratings, 11.6)" in text

@@ -23,6 +23,9 @@ def add_arguments(command: str, group: argparse._ArgumentGroup) -> None:
         group.add_argument("--side", default=None,
                            help="the side you play, by name (e.g. american, british) "
                                 "(default: the scenario's first side)")
+        group.add_argument("--rule", action="append", default=[], metavar="OPTION",
+                           help="switch on an optional rule of section 11 by name or number "
+                                "(e.g. leader_ratings or 11.6); may be repeated")
     elif command == "arena":
         group.add_argument("--scenario", default=None, help="the scenario (default: tutorial)")
     elif command == "bench":

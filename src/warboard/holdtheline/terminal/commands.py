@@ -53,6 +53,7 @@ Actions (hexes are col,row as on the board's edges; units and leaders by id or n
   end                      end your turn (unused AP are lost)
 Decisions (when the game asks): retreat 5,3 | displace 5,3 | escape 5,3 | hits B2 |
   advance / stay | evade / stand.   A number plays that line of 'legal'.
+  With --rule leader_ratings each side first picks its leaders' ratings by number.
 Commands:
   legal          every legal action, numbered     units     the units table
   show 4,5       what is at a hex and what can be done from and to it

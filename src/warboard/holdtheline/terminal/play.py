@@ -24,6 +24,7 @@ from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
 from warboard.core.session import Session
 from warboard.holdtheline.actions import action_from_json
+from warboard.holdtheline.ratings import rating_task
 from warboard.holdtheline.scenario_file import scenario_option
 from warboard.holdtheline.terminal.commands import (
     HELP,
@@ -76,7 +77,10 @@ def run_htl_play(args: argparse.Namespace, input_fn: InputFn = input,
     console = console or make_htl_console(args.no_color)
     if interactive is None:
         interactive = input_fn is input and sys.stdin.isatty()
-    game = make_game(GAME, {"scenario": scenario_option(args)})
+    options: dict[str, Any] = {"scenario": scenario_option(args)}
+    if args.rule:
+        options["options"] = {rule: True for rule in args.rule}
+    game = make_game(GAME, options)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     level = args.ai
     if level and args.opponent != "ai":
@@ -153,6 +157,8 @@ class HtlPlayLoop(PromptLoop):
         p = obs.get("pending")
         if p and p.get("wait") == "decision":
             return f"{name} [{_decision_text(p)}]> "
+        if obs["phase"] == "assign":
+            return f"{name} [leader ratings: a number]> "
         return f"{name} [{obs['ap']} AP]> "
 
     # ------------------------------------------------------------------ a human's decision
@@ -160,15 +166,18 @@ class HtlPlayLoop(PromptLoop):
     def _human_decision(self, seat: int) -> None:
         p = self.obs.get("pending")
         if p and p.get("wait") == "decision":
-            self._print_choices()
+            self._print_choices("Your decision: " + _decision_text(p))
+        elif self.obs["phase"] == "assign":
+            self._draw_screen()
+            self._print_choices("Your decision: " + rating_task(self.session.state, seat)
+                                + "; 1 is the scenario's")
         else:
             self._draw_screen()
         self._read_commands(seat)
 
-    def _print_choices(self) -> None:
+    def _print_choices(self, heading: str) -> None:
         legal = self.session.state.legal_actions()
-        self.console.print(Text("Your decision: " + _decision_text(self.obs["pending"]),
-                                style="bold"))
+        self.console.print(Text(heading, style="bold"))
         for i, a in enumerate(legal, 1):
             self.console.print(f"  {i:>2}. {describe(a)}")
 

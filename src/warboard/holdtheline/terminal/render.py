@@ -147,6 +147,8 @@ def track_text(obs: Obs) -> Text:
         out.append("●" * ap if ap <= 20 else str(ap), style="bold")
     elif obs["phase"] == "ap":
         out.append("  (rolling the action die)")
+    elif obs["phase"] == "assign":
+        out.append("  (before turn 1: assigning the leader ratings, 11.6)")
     out.append("\n")
     for seat in (0, 1):
         vp = obs["vp"][seat]
@@ -192,11 +194,13 @@ def units_table(obs: Obs, seat: int | None = None) -> Table:
 
 def leaders_text(obs: Obs) -> Text:
     out = Text()
+    rated = bool((obs.get("options") or {}).get("leader_ratings"))  # 11.6: ratings matter
     for L in obs.get("leaders", ()):
         status = L.get("status", "board")
         where = hx(L.get("at")) if status == "board" else status
         out.append(f"{L['name']}", style=SIDE_STYLES[L["side"]])
-        out.append(f" ({L['id']}) {where}" + (" acted" if L.get("acted") else "")
+        rating = f" {L['rating'][0]}/{L['rating'][1]}" if rated else ""
+        out.append(f" ({L['id']}){rating} {where}" + (" acted" if L.get("acted") else "")
                    + (f", {L['hits']} hit" if L.get("hits") else "") + ";  ")
     out.rstrip()
     return out
