@@ -176,7 +176,7 @@ def test_leader_ratings_are_assigned_at_the_prompt_before_turn_1():
     code, text = play(["2", "1", "quit"], "--scenario", "princeton", "--opponent", "human",
                       "--rule", "leader_ratings", "--seed", "1")
     assert code == 0
-    assert "Your decision: the Americans give Washington, Mercer the ratings 2/2, 1/1" in text
+    assert "Your decision: give Washington, Mercer the ratings 2/2, 1/1, one each" in text
     assert "1. ratings mercer 1/1, washington 2/2" in text
     assert "2. ratings mercer 2/2, washington 1/1" in text
     assert "Americans assign the leader ratings: Mercer 2/2, Washington 1/1" in text

@@ -24,7 +24,6 @@ from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
 from warboard.core.session import Session
 from warboard.holdtheline.actions import action_from_json
-from warboard.holdtheline.ratings import rating_task
 from warboard.holdtheline.scenario_file import scenario_option
 from warboard.holdtheline.terminal.commands import (
     HELP,
@@ -169,8 +168,7 @@ class HtlPlayLoop(PromptLoop):
             self._print_choices("Your decision: " + _decision_text(p))
         elif self.obs["phase"] == "assign":
             self._draw_screen()
-            self._print_choices("Your decision: " + rating_task(self.session.state, seat)
-                                + "; 1 is the scenario's")
+            self._print_choices("Your decision: " + _ratings_task(self.obs, seat))
         else:
             self._draw_screen()
         self._read_commands(seat)
@@ -303,6 +301,15 @@ class HtlPlayLoop(PromptLoop):
         self._draw_screen()
         self.console.print(Text(result_sentence(self.obs), style="bold"))
         self.console.print(f"Seed: {self.session.seed}")
+
+
+def _ratings_task(obs: Mapping[str, Any], seat: int) -> str:
+    """Option 11.6 before turn 1: which leaders share which ratings."""
+    leaders = [L for L in obs["leaders"]
+               if L["side"] == seat and L["status"] in ("board", "waiting")]
+    return (f"give {', '.join(L['name'] for L in leaders)} the ratings "
+            + ", ".join(f"{L['rating'][0]}/{L['rating'][1]}" for L in leaders)
+            + ", one each (11.6); 1 is the scenario's")
 
 
 def _decision_text(p: Mapping[str, Any]) -> str:
