@@ -8,15 +8,17 @@ the record's events; a spectator's replay of a card game must hide what the seat
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from server_helpers import TIMEOUT, LiveServer
 from warboard.server.tables import view_delta
-from web_helpers import finish_hotseat_game
+from web_helpers import finish_hotseat_game, http_json, next_state
 
 
 @pytest.fixture(scope="module")
@@ -135,3 +137,37 @@ def test_replay_of_a_card_game_hides_what_the_reader_did_not_see(
     # the spectator's views never hold a seat's own cards
     assert all(v["seat"] is None and not {"hand", "deck", "bottom"} & v.keys() for v in views)
     assert any("hand" in v for v in frames(seat0))
+
+
+def test_a_game_with_leader_ratings_reaches_turn_1_after_both_assignments(
+        live: LiveServer) -> None:
+    """Option 11.6 over real sockets: seat 0, then seat 1, is offered its assignments (the
+    scenario's first); after both, the game is in turn 1 with the chosen ratings on the
+    table."""
+    created = http_json("POST", live.base + "/api/games", {
+        "game": "holdtheline", "mode": "hotseat",
+        "options": {"scenario": "princeton", "options": {"leader_ratings": True}}})
+    ws_base = live.base.replace("http://", "ws://")
+    socks = {s: connect(f"{ws_base}/ws/games/{created['id']}?token={created['tokens'][str(s)]}")
+             for s in (0, 1)}
+    try:
+        first = next_state(socks[0])
+        assert first["view"]["phase"] == "assign" and next_state(socks[1])["legal"] == []
+        assert first["legal"][0] == {"type": "assign_ratings",
+                                     "ratings": {"mercer": [1, 1], "washington": [2, 2]}}
+        version = first["version"]
+        socks[0].send(json.dumps({"type": "play", "action": first["legal"][1],
+                                  "version": version, "request_id": "r0"}))
+        second = next_state(socks[1], after=version)
+        assert second["view"]["phase"] == "assign" and second["legal"][0]["type"] == \
+            "assign_ratings"
+        next_state(socks[0], after=version)
+        socks[1].send(json.dumps({"type": "play", "action": second["legal"][0],
+                                  "version": second["version"], "request_id": "r1"}))
+        done = next_state(socks[0], after=second["version"])
+        view = done["view"]
+        assert view["phase"] == "act" and view["turn"] == 1
+        assert {ld["id"]: ld["rating"] for ld in view["leaders"]}["mercer"] == [2, 2]
+    finally:
+        for ws in socks.values():
+            ws.close()

@@ -140,7 +140,7 @@ def finish_hotseat_game(base: str, game: str = "hill218", seed: int = 0,
     socks = {s: connect(f"{ws_base}/ws/games/{created['id']}?token={created['tokens'][str(s)]}")
              for s in (0, 1)}
     try:
-        latest = {s: _next_state(socks[s]) for s in (0, 1)}
+        latest = {s: next_state(socks[s]) for s in (0, 1)}
         for _ in range(400):
             if latest[0]["status"] == "over":
                 return created
@@ -150,14 +150,14 @@ def finish_hotseat_game(base: str, game: str = "hill218", seed: int = 0,
                 "type": "play", "action": rng.choice(latest[seat]["legal"]),
                 "version": version, "request_id": f"t{version}"}))
             for s in (0, 1):
-                latest[s] = _next_state(socks[s], after=version)
+                latest[s] = next_state(socks[s], after=version)
         raise AssertionError("the game did not end in 400 plays")
     finally:
         for ws in socks.values():
             ws.close()
 
 
-def _next_state(ws: Any, after: int = -1) -> dict[str, Any]:
+def next_state(ws: Any, after: int = -1) -> dict[str, Any]:
     while True:
         msg = json.loads(ws.recv(timeout=20))
         if msg.get("type") == "error":
