@@ -378,3 +378,23 @@ def test_fixture_marks_reinforcements_to_come(tab: Tab, shots: Path) -> None:
     expect(mark.locator(".reinforce-label")).to_have_text("+2 T3")
     expect(mark.locator("title")).to_contain_text("Knyphausen")
     page.locator(".htl-svg").screenshot(path=str(shots / "htl-fixture-reinforcements.png"))
+
+
+def test_leader_ratings_are_assigned_with_buttons(tab: Tab, server, shots: Path) -> None:
+    """Option 11.6 at the table: a button per assignment, the scenario's first; after the
+    computer's own assignment the first side's turn begins."""
+    created = web_helpers.http_json("POST", server + "/api/games", {
+        "game": "holdtheline", "mode": "ai", "seat": 0, "ai_level": "easy",
+        "options": {"scenario": "princeton", "options": {"leader_ratings": True}}})
+    page = tab.page
+    tab.goto(created["url"])
+    page.wait_for_selector(MY_TURN)
+    prompt = page.locator(".htl-prompt.mine")
+    expect(prompt).to_contain_text("which leader gets which rating")
+    buttons = prompt.locator(".prompt-buttons .btn")
+    expect(buttons).to_have_count(2)
+    expect(buttons.first).to_have_text("Mercer 1/1, Washington 2/2")
+    page.screenshot(path=str(shots / "htl-ratings.png"))
+    buttons.nth(1).click()
+    expect(page.locator(".turn-banner")).to_contain_text("AP", timeout=20_000)
+    expect(page.locator(".htl-prompt")).not_to_contain_text("rating")

@@ -135,6 +135,8 @@ export function actionText(view, a, hint) {
       return `${leaderName(view, a.leader)} escapes to ${hexText(a.to)}`;
     case "advance":
       return a.yes ? "Advance into the hex" : "Stay";
+    case "assign_ratings":
+      return Object.entries(a.ratings).map(([id, r]) => `${leaderName(view, id)} ${r[0]}/${r[1]}`).join(", ");
     default:
       return JSON.stringify(a);
   }
@@ -168,10 +170,13 @@ export function decisionPrompt(view, legal, mine) {
   if (kinds.has("advance")) {
     return `${who === "You" ? "Advance" : `${who} may advance`} into the emptied hex?`;
   }
+  if (kinds.has("assign_ratings")) {  // option 11.6, before turn 1; the scenario's comes first
+    return `${who === "You" ? "Choose" : `${who} chooses`} which leader gets which rating (combat/hits; the first is the scenario's)`;
+  }
   return null;
 }
 
-export const DECISION_TYPES = new Set(["allocate", "retreat", "displace", "escape", "advance"]);
+export const DECISION_TYPES = new Set(["allocate", "retreat", "displace", "escape", "advance", "assign_ratings"]);
 
 /** Words for a pending record of the observation (`view.pending`). */
 export function pendingText(view) {

@@ -514,13 +514,19 @@ class HtlTable extends TableBase {
       return;
     }
     if (mine && decisions.length) {
-      const buttons = decisions.filter((it) => it.a.type === "advance" || it.a.type === "allocate");
+      const buttons = decisions.filter((it) => ["advance", "allocate", "assign_ratings"].includes(it.a.type));
       mount(el, h("strong", {}, decisionPrompt(view, msg.legal, true)),
         buttons.length ? h("div", { class: "prompt-buttons" }, buttons.map((it) => h("button", {
           type: "button", class: `btn ${it.a.yes ? "primary" : ""}`, onclick: () => this.send(it.a),
         }, actionText(view, it.a, it.hint)))) : h("span", { class: "muted" }, " — click a highlighted hex"));
       el.hidden = false;
       el.className = "htl-prompt mine";
+      return;
+    }
+    if (!mine && view.phase === "assign") {
+      mount(el, h("span", {}, `${this.seatLabel(view, view.to_move)} is assigning the leader ratings…`));
+      el.hidden = false;
+      el.className = "htl-prompt theirs";
       return;
     }
     if (!mine && view.pending && view.to_move !== view.active && view.to_move >= 0) {
