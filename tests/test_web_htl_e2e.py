@@ -396,5 +396,6 @@ def test_leader_ratings_are_assigned_with_buttons(tab: Tab, server, shots: Path)
     expect(buttons.first).to_have_text("Mercer 1/1, Washington 2/2")
     page.screenshot(path=str(shots / "htl-ratings.png"))
     buttons.nth(1).click()
+    # "... is assigning the leader ratings" while the computer assigns, then a turn's AP
     expect(page.locator(".turn-banner")).to_contain_text("AP", timeout=20_000)
     expect(page.locator(".htl-prompt")).to_be_hidden()

@@ -379,6 +379,8 @@ class HtlTable extends TableBase {
       text = d ? `${side}${d}` : `${side}Your turn — ${view.ap} AP left`;
     } else if (toMove === null || toMove === undefined || toMove < 0) {
       text = "Rolling…";
+    } else if (view.phase === "assign") {
+      text = `${this.seatLabel(view, toMove)} is assigning the leader ratings`;
     } else {
       const d = decisionPrompt(view, [], false);
       text = d || `${this.seatLabel(view, toMove)} to play`
