@@ -65,7 +65,7 @@ def test_check_env_on_the_other_layouts(layout):
 
 
 def test_keywords_reach_the_game():
-    assert make("holdtheline").action_space.n == 5699  # trenton (tutorial: 2647)
+    assert make("holdtheline").action_space.n == 5771  # trenton (tutorial: 2683)
     assert make("hill218").action_space.n == 3787  # window 11 (33: 33795)
     env = make("hill218", seat=1, opponent="greedy")
     assert env.reset(seed=1)[1]["seat"] == 1
