@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+import htl_positions as htl
 from game_walk import random_decision_points
 from warboard.ai.agent import decide, make_agent, view_seat
 from warboard.ai.ismcts import ISMCTSAgent
@@ -169,3 +170,22 @@ def test_the_search_horizon_is_the_end_of_the_side_s_turn():
     after = state.clone()
     after.apply(END)
     assert after.active != state.active and beyond(after)
+
+
+def test_agents_assign_leader_ratings_sensibly():
+    """Option 11.6: the prior gives the combat value 2 to the leader who stands with infantry
+    (Knox, 1/1 in the scenario) rather than to the one alone (Greene, 2/2); the agents pick
+    among the assignments, and a game with the option plays through."""
+    sc = htl.scenario([htl.u("A1", "regular", (6, 5))], [htl.u("B1", "regular", (6, 1))],
+                      [htl.ldr("knox", (6, 5), (1, 1)), htl.ldr("greene", (2, 8), (2, 2))],
+                      vp_target=(5, 5))
+    state = htl.game(sc, {"leader_ratings": True}).new_initial_state()
+    legal = state.legal_actions()
+    best = max(legal, key=lambda a: htl_action_prior(state, a))
+    assert dict(best.ratings)["knox"] == (2, 2) and best != legal[0]
+    for spec in ("greedy", "easy"):
+        assert decide(make_agent(spec), state, random.Random(1)) in legal
+    result = play_match(MatchSpec("holdtheline", {"scenario": "princeton",
+                                                   "options": {"leader_ratings": True}},
+                                  ("greedy", "random"), seed=1))
+    assert result.summary is not None
