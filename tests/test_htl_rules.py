@@ -1019,6 +1019,16 @@ def test_8_3_a_unit_attacked_only_in_close_combat_may_be_rallied():
         assert (action(type="rally", leader="rahl", unit="B1") in s.legal_actions()) is rally
 
 
+def test_8_3_a_close_combat_that_becomes_a_fire_marks_the_unit_fired_on():
+    """11.1 with 11.2: an attacker failing its morale fires instead; that is fire combat."""
+    sc = scenario([u("A1", "regular", (6, 5), 3)], [u("B1", "regular", (6, 4))])
+    s = start(sc, options={"attacker_morale": True, "rally_unfired": True})
+    act(s, type="assault", unit="A1", target=(6, 4))
+    assert not s.unit("B1").fired_at
+    roll(s, 4)  # 4 > 3 MP: the attacker fails and fires
+    assert s.unit("B1").fired_at
+
+
 def test_8_4_flank_attackers_on_a_line_need_not_be_adjacent():
     """§8.4 (11.14): artillery at range 2 west of B1 and infantry adjacent east are directly
     opposite on a straight hex line; the later attack gets the bonus, the first is not

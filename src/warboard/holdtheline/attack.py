@@ -72,6 +72,12 @@ def _ray(h: Hex, target: Hex) -> hexes.Cube | None:
     return (off[0] // n, off[1] // n, off[2] // n)
 
 
+def _fired_on(state: HtlState, p: Pending) -> None:
+    """11.2: the units in the target hex are fired on (fire combat only, contract §8.3)."""
+    for i in defending_units(state, p):
+        state.units[i].fired_at = True
+
+
 def defending_units(state: HtlState, p: Pending) -> list[int]:
     here = state.occupancy().get(p.target, ())
     return [i for i in here if state.units[i].side != p.side]
@@ -97,9 +103,8 @@ def start_attack(state: HtlState, ui: int, target: Hex, assault: bool, cost: int
     p.n_dice, p.hit_on, p.mod, p.dist, p.flank = prof.dice, prof.hit_on, prof.mod, \
         prof.dist, prof.flank
     state.attacks[target] = (*state.attacks.get(target, ()), origin)
-    if not assault:  # 11.2's "fired on" is fire combat only (§8.3)
-        for i in defending_units(state, p):
-            state.units[i].fired_at = True
+    if not assault:
+        _fired_on(state, p)
     nat = natural_hit_on(p.hit_on, p.mod)
     what = "close combat against" if assault else "fires at"
     log(state, kind, lambda: f"{state.uname(u)} {what} {hex_text(target)} (range {p.dist}, "
@@ -244,6 +249,7 @@ def roll_attacker_morale(state: HtlState, p: Pending, v: int) -> None:
         p.leader = None
         prof = attack_profile(state, ui, p.origin, p.target, False)
         p.n_dice, p.hit_on, p.mod = prof.dice, prof.hit_on, prof.mod
+        _fired_on(state, p)  # the close combat became a fire
         p.stage = "attack"
     else:
         p.stage = "evade"
