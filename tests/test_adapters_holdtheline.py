@@ -64,6 +64,8 @@ def check_meanings(enc, state, by_id):
             assert (m.kind, m.unit, m.hex) == ("fire", play.unit, play.target)
         elif isinstance(play, act.End):
             assert m.kind == "end"
+        elif isinstance(play, act.AssignRatings):
+            assert (m.kind, m.ratings) == ("assign_ratings", play.ratings)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
