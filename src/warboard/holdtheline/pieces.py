@@ -94,6 +94,7 @@ def leader_enter(state: HtlState, li: int, h: Hex) -> None:
 def _take_lone_leader(state: HtlState, side: int, h: Hex, by: Callable[[], str],
                       **who: str) -> None:
     """An enemy leader in ``h`` (a mover of ``side`` has just entered it) is eliminated."""
+    # not leader_at(): a leader moving in shares the hex with the enemy leader for now
     li = next((i for i, leader in enumerate(state.leaders)
                if leader.status == ON and leader.at == h and leader.side != side), None)
     if li is not None:
