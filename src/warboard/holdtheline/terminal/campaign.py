@@ -21,9 +21,10 @@ from rich.console import Console
 from rich.text import Text
 
 from warboard.core.errors import WarboardError
-from warboard.core.registry import make_game
 from warboard.holdtheline.campaign import Campaign, load_campaign, load_campaign_file
 from warboard.holdtheline.campaign_progress import Progress
+from warboard.holdtheline.game import make_game
+from warboard.holdtheline.state import HtlState
 from warboard.holdtheline.terminal.play import (
     GAME,
     make_htl_console,
@@ -79,6 +80,7 @@ def run_campaign_play(args: argparse.Namespace, input_fn: InputFn = input,
         path.parent.mkdir(parents=True, exist_ok=True)
         loop.session.save(str(record))
         ruled = 1 - result["by"] if result.get("abandoned") else None
+        assert isinstance(loop.session.state, HtlState)
         battle = progress.add(loop.session.state, ruled, record=record.name)  # beside it
         save(path, saved)
         console.print(f"{_banked_text(progress, battle.banked)} Record: {record}")
@@ -131,7 +133,7 @@ def load_saved(path: Path) -> Saved:
         raise WarboardError(f"{path}: cannot read the saved campaign: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise WarboardError(f"{path}: not a saved campaign (format {SAVE_FORMAT!r})")
-    progress = Progress.from_json(data.get("progress"), str(path))
+    progress = Progress.from_json(data.get("progress") or {}, str(path))
     side, opponent, seed = data.get("side"), data.get("opponent"), data.get("seed")
     if (side not in progress.campaign.sides or not isinstance(opponent, str)
             or not isinstance(seed, int)):
