@@ -1,0 +1,157 @@
+"""Campaigns on the server (docs/server-api.md#campaigns): a campaign's battles are normal
+stored games linked by a ``campaigns`` row; when one ends, the next is stored in the same
+transaction with the same seat tokens, and each game's state carries the campaign's progress.
+
+Over a real server process (SQLite, restarted between the battles) against the computer, and
+in-process for a battle played out to the engine's own end and for the refusals."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from server_helpers import TIMEOUT, UNLIMITED_ENV, LiveServer, ServerProcess, free_port
+from warboard.holdtheline import campaign as campaign_files
+from warboard.holdtheline.campaign import parse_campaign
+
+
+def serve(tmp_path: Path, port: int) -> ServerProcess:
+    argv = [sys.executable, "-m", "warboard.cli", "serve", "--port", str(port),
+            "--database-url", f"sqlite:///{tmp_path / 'games.db'}", "--ai-workers", "0"]
+    return ServerProcess(argv, tmp_path, port, UNLIMITED_ENV)
+
+
+def next_state(ws: ClientConnection, after: int = -1) -> dict[str, Any]:
+    while True:
+        msg = json.loads(ws.recv(timeout=TIMEOUT))
+        assert msg.get("type") != "error", msg
+        if msg.get("type") == "state" and msg["version"] > after:
+            return msg
+
+
+def resign(port: int, game_id: str, token: str) -> dict[str, Any]:
+    """Resign ``game_id`` over its WebSocket; the state that says it is over."""
+    with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={token}") as ws:
+        state = next_state(ws)
+        ws.send(json.dumps({"type": "resign"}))
+        while state["status"] != "over":
+            state = next_state(ws)
+    return state
+
+
+def test_a_campaign_against_the_computer_goes_on_across_a_restart(tmp_path: Path) -> None:
+    port = free_port()
+    with serve(tmp_path, port) as server:
+        listed = httpx.get(f"{server.base}/api/campaigns").json()["campaigns"]
+        christmas = next(c for c in listed if c["name"] == "washingtons_christmas")
+        assert christmas["game"] == "holdtheline"
+        assert [g["options"] for g in christmas["games"]] == [{"scenario": "trenton"},
+                                                               {"scenario": "princeton"}]
+        created = httpx.post(f"{server.base}/api/games", json={
+            "game": "holdtheline", "mode": "ai", "ai_level": "easy",
+            "campaign": "washingtons_christmas"}).json()
+        first, token, campaign_id = created["id"], created["token"], created["campaign"]
+        state = httpx.get(f"{server.base}/api/games/{first}",
+                          params={"token": token}).json()
+        assert state["options"] == {"scenario": "trenton"}
+        assert state["campaign"]["index"] == 0 and state["campaign"]["next_game"] is None
+        # the Americans (seat 0) resign Trenton: the Hessians are credited their 6 VP
+        over = resign(port, first, token)
+        second = over["campaign"]["next_game"]
+        assert over["campaign"]["games"] == [first, second]
+        progress = over["campaign"]["progress"]
+        assert progress["totals"] == {"american": 0, "british": 6}
+        assert progress["next"] == "princeton" and not progress["over"]
+        server.stop()
+
+    with serve(tmp_path, port) as server:  # the campaign was stored with the end
+        state = httpx.get(f"{server.base}/api/games/{second}", params={"token": token}).json()
+        assert state["options"] == {"scenario": "princeton"}
+        assert state["seat"] == 0 and state["players"] == ["human", "ai:easy"]
+        assert state["campaign"]["index"] == 1
+        over = resign(port, second, token)
+        progress = over["campaign"]["progress"]
+        assert over["campaign"]["next_game"] is None
+        assert progress["over"] and progress["winner"] == "british"
+        assert progress["totals"] == {"american": 0, "british": 12}
+        shown = httpx.get(f"{server.base}/api/campaigns/{campaign_id}",
+                          params={"token": token}).json()
+        assert shown["games"] == [first, second] and shown["progress"] == progress
+        assert [r["options"] for r in shown["records"]] == [{"scenario": "trenton"},
+                                                            {"scenario": "princeton"}]
+        assert httpx.get(f"{server.base}/api/campaigns/{campaign_id}",
+                         params={"token": "not-a-seat"}).status_code == 403
+        assert httpx.get(f"{server.base}/api/campaigns/AAAAAAAAAAAA").status_code == 404
+
+
+@pytest.fixture()
+def tutorial_twice(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A packaged campaign of the tutorial twice, for battles short enough to play out."""
+    data = {"title": "Twice", "summary": "The tutorial twice.", "history": "A test.",
+            "battles": ["tutorial", "tutorial"]}
+    twice = parse_campaign("twice.toml", data, "twice")
+    monkeypatch.setattr(campaign_files, "campaign_names", lambda: ("twice",))
+    monkeypatch.setattr(campaign_files, "_packaged", lambda name: twice)
+    yield "twice"
+
+
+def play_out(live: LiveServer, game_id: str, tokens: dict[str, str]) -> dict[str, Any]:
+    """Play a hotseat game to its end with the first legal play each time; the last state."""
+    socks = {s: live.ws(game_id, tokens[str(s)]) for s in (0, 1)}
+    try:
+        latest = {s: next_state(socks[s]) for s in (0, 1)}
+        for _ in range(2000):
+            if latest[0]["status"] == "over":
+                return latest[0]
+            seat = next(s for s in (0, 1) if latest[s]["legal"])
+            version = latest[seat]["version"]
+            socks[seat].send(json.dumps({"type": "play", "action": latest[seat]["legal"][-1],
+                                         "version": version, "request_id": f"r{version}"}))
+            latest = {s: next_state(socks[s], after=version) for s in (0, 1)}
+        raise AssertionError("the battle did not end")
+    finally:
+        for ws in socks.values():
+            ws.close()
+
+
+def test_a_battle_played_to_its_end_starts_the_next_with_the_same_tokens(
+        tmp_path: Path, tutorial_twice: str) -> None:
+    with LiveServer(f"sqlite:///{tmp_path / 'games.db'}") as live, \
+            httpx.Client(base_url=live.base, timeout=TIMEOUT) as http:
+        created = http.post("/api/games", json={"game": "holdtheline", "mode": "hotseat",
+                                                "campaign": tutorial_twice}).json()
+        over = play_out(live, created["id"], created["tokens"])
+        summary = over["result"]["summary"]
+        banked = over["campaign"]["progress"]["played"][0]
+        assert banked["reason"] == summary["reason"] and banked["reason"] in ("vp", "time")
+        if summary["reason"] == "vp":  # each side banks what it holds
+            assert list(banked["banked"].values()) == summary["vp"]
+        second = over["campaign"]["next_game"]
+        for seat, token in created["tokens"].items():  # the same tokens hold the next seats
+            state = http.get(f"/api/games/{second}", params={"token": token}).json()
+            assert state["seat"] == int(seat) and state["status"] == "playing"
+            assert state["campaign"]["progress"]["totals"] == banked["banked"]
+
+
+def test_a_campaign_is_refused_what_it_cannot_be(tmp_path: Path) -> None:
+    with LiveServer(f"sqlite:///{tmp_path / 'games.db'}") as live, \
+            httpx.Client(base_url=live.base, timeout=TIMEOUT) as http:
+        unknown = http.post("/api/games", json={"game": "holdtheline", "campaign": "nope"})
+        assert unknown.status_code == 422 and "unknown campaign" in unknown.json()["error"]
+        none = http.post("/api/games", json={"game": "hill218", "campaign": "x"})
+        assert none.status_code == 422 and "no campaigns" in none.json()["error"]
+        timed = http.post("/api/games", json={
+            "game": "holdtheline", "campaign": "washingtons_christmas", "mode": "friend",
+            "clock": {"initial": 300}})
+        assert timed.status_code == 422 and "without clocks" in timed.json()["error"]
+        plain = http.post("/api/games", json={"game": "holdtheline", "mode": "ai",
+                                              "ai_level": "easy"}).json()
+        state = http.get(f"/api/games/{plain['id']}", params={"token": plain["token"]}).json()
+        assert state["campaign"] is None and plain["campaign"] is None
