@@ -378,3 +378,25 @@ def test_fixture_marks_reinforcements_to_come(tab: Tab, shots: Path) -> None:
     expect(mark.locator(".reinforce-label")).to_have_text("+2 T3")
     expect(mark.locator("title")).to_contain_text("Knyphausen")
     page.locator(".htl-svg").screenshot(path=str(shots / "htl-fixture-reinforcements.png"))
+
+
+def test_a_campaign_from_the_lobby_goes_on_to_the_next_battle(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/")
+    page.locator("label[for=game-holdtheline]").click()
+    campaign = "#scenario option[value='campaign:washingtons_christmas']"
+    expect(page.locator(campaign)).to_have_count(1)
+    page.select_option("#scenario", "campaign:washingtons_christmas")
+    expect(page.locator(".scenario-about")).to_contain_text("Trenton and Princeton")
+    page.locator("label[for=mode-ai]").click()
+    page.select_option("#ai-level", "easy")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    expect(page.locator(".campaign.panel")).to_contain_text("battle 1 of 2")
+    first = page.url
+    page.get_by_role("button", name="Resign").click()  # the dialog is accepted
+    expect(page.locator(".campaign-totals")).to_contain_text("British 6 VP")
+    page.locator(".next-battle").click()
+    page.wait_for_url(lambda url: url != first)
+    expect(page.locator(".campaign.panel")).to_contain_text("battle 2 of 2")
+    page.locator(".htl-svg").wait_for()
