@@ -61,7 +61,7 @@ def run_campaign_play(args: argparse.Namespace, input_fn: InputFn = input,
     prompter = Prompter(console, input_fn, interactive)
     progress = saved.progress
     console.print(Text(f"Campaign: {progress.campaign.title}", style="bold"),
-                  f"— {len(progress.campaign.battles)} battles; saved to {path}")
+                  f"— {len(progress.campaign.battles)} battles; saved to {path}", soft_wrap=True)
     while (index := progress.next_index) is not None:
         show_totals(console, progress)
         game = make_game(GAME, {"scenario": progress.campaign.battles[index]})
@@ -74,7 +74,7 @@ def run_campaign_play(args: argparse.Namespace, input_fn: InputFn = input,
         result = loop.session.recorder.record.result or {}
         if result.get("how") == "quit":
             console.print(f"The battle is left unplayed. Go on later: warboard play holdtheline "
-                          f"--resume {path}")
+                          f"--resume {path}", soft_wrap=True)  # a command to copy: one line
             return 0
         record = path.with_name(f"{path.stem}-{index + 1}-{game.scenario.name}.record.json")
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -83,7 +83,7 @@ def run_campaign_play(args: argparse.Namespace, input_fn: InputFn = input,
         assert isinstance(loop.session.state, HtlState)
         battle = progress.add(loop.session.state, ruled, record=record.name)  # beside it
         save(path, saved)
-        console.print(f"{_banked_text(progress, battle.banked)} Record: {record}")
+        console.print(f"{_banked_text(progress, battle.banked)} Record: {record}", soft_wrap=True)
     show_totals(console, progress)
     winner = progress.winner
     labels = progress.campaign.side_labels()
