@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -280,3 +282,12 @@ def test_a_broken_save_file_is_refused(tmp_path: Path) -> None:
     broken.write_text("{}")
     with pytest.raises(WarboardError, match="not a saved campaign"):
         load_saved(broken)
+
+
+def test_the_documented_campaign_file_is_valid() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text("utf-8")
+    section = text[text.index("## Campaigns"):]
+    block = re.search(r"```toml\n(.*?)```", section, re.S)
+    assert block is not None
+    documented = parse_campaign("docs/scenarios.md", tomllib.loads(block[1]), "example")
+    assert documented.battles == load_campaign("washingtons_christmas").battles
