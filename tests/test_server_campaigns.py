@@ -18,8 +18,11 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from server_helpers import TIMEOUT, UNLIMITED_ENV, LiveServer, ServerProcess, free_port
+from warboard.core.registry import make_game
 from warboard.holdtheline import campaign as campaign_files
 from warboard.holdtheline.campaign import parse_campaign
+from warboard.server.storage import CampaignData, CampaignStep, SeatData, Storage
+from warboard.server.tables import Tables
 
 
 def serve(tmp_path: Path, port: int) -> ServerProcess:
@@ -155,3 +158,37 @@ def test_a_campaign_is_refused_what_it_cannot_be(tmp_path: Path) -> None:
                                               "ai_level": "easy"}).json()
         state = http.get(f"/api/games/{plain['id']}", params={"token": plain["token"]}).json()
         assert state["campaign"] is None and plain["campaign"] is None
+
+
+def test_a_battles_end_stores_the_next_battle_with_the_same_token(database_url: str) -> None:
+    """In SQLite and PostgreSQL: the next game and the progress are written with the end, the
+    token hash kept in the campaign's row (a token hash is unique among the seat rows), and a
+    second end of the same game writes nothing."""
+    storage = Storage(database_url)
+    try:
+        seats = [SeatData(0, "human", None, "a" * 64, joined=True),
+                 SeatData(1, "ai", "easy", None, joined=True)]
+        first = Tables._new_game(make_game("holdtheline", {"scenario": "trenton"}), "ai", seats,
+                                 None, False)
+        first.campaign = CampaignData("C" * 12, "holdtheline", "washingtons_christmas", "ai",
+                                      [first.id], [[None, None]], {"played": 0})
+        storage.create_game(first)
+        second = Tables._new_game(make_game("holdtheline", {"scenario": "princeton"}), "ai",
+                                  seats, None, False)
+        second.campaign = first.campaign
+        resigned = {"abandoned": True, "by": 0, "how": "resigned"}
+        step = CampaignStep(first.campaign.id, {"played": 1}, second)
+        assert storage.update_game(first.id, "over", resigned, None, None, step)
+        loaded = storage.load_game(second.id)
+        assert loaded is not None and loaded.campaign is not None
+        assert [s.token_hash for s in loaded.seats] == ["a" * 64, None]
+        assert loaded.campaign.games == [first.id, second.id]
+        assert loaded.campaign.progress == {"played": 1}
+        again = storage.load_game(first.id)
+        assert again is not None and again.seats[0].token_hash == "a" * 64
+        assert not storage.update_game(first.id, "over", resigned, None, None, step)
+        campaign = storage.load_campaign(first.campaign.id)
+        assert campaign is not None and campaign.games == [first.id, second.id]
+        assert campaign.seats == [[None, None], ["a" * 64, None]]
+    finally:
+        storage.close()
