@@ -190,5 +190,8 @@ def test_a_battles_end_stores_the_next_battle_with_the_same_token(database_url: 
         campaign = storage.load_campaign(first.campaign.id)
         assert campaign is not None and campaign.games == [first.id, second.id]
         assert campaign.seats == [[None, None], ["a" * 64, None]]
+        # the token lists both battles (the second's seat held in the campaign's row)
+        listed = storage.games_for_tokens(["a" * 64, "b" * 64])
+        assert {(g.id, g.seat) for g in listed} == {(first.id, 0), (second.id, 0)}
     finally:
         storage.close()

@@ -1009,16 +1009,33 @@ class Storage:
         if not hashes:
             return []
         with self._failures("cannot list the games"), Session(self.engine) as db:
-            rows = db.execute(select(GameRow, SeatRow.seat)
-                              .join(SeatRow, SeatRow.game_id == GameRow.id)
-                              .where(SeatRow.token_hash.in_(hashes))
-                              .order_by(GameRow.updated.desc(), SeatRow.seat))
+            rows: list[tuple[GameRow, int]] = [
+                (g, seat) for g, seat in db.execute(select(GameRow, SeatRow.seat)
+                                                    .join(SeatRow, SeatRow.game_id == GameRow.id)
+                                                    .where(SeatRow.token_hash.in_(hashes)))]
+            rows += self._campaign_seats(db, {g.campaign for g, _ in rows} - {None}, set(hashes))
+            rows.sort(key=lambda row: (-row[0].updated.timestamp(), row[1]))
             moment = now()
             return [GameSummary(g.id, g.game, g.mode, seat, g.status, g.result, iso(g.created),
                                 iso(g.updated), g.rated,
                                 None if g.clock is None or g.status == OVER
                                 else Clock.from_json(g.clock).message(moment))
                     for g, seat in rows]
+
+    @staticmethod
+    def _campaign_seats(db: Session, campaign_ids: set[str | None],
+                        hashes: set[str]) -> list[tuple[GameRow, int]]:
+        """The later games of these campaigns whose seats the token ``hashes`` hold (their
+        hashes are kept in the campaign's row), with the seat."""
+        found: dict[str, list[int]] = {}
+        for c in db.scalars(select(CampaignRow).where(CampaignRow.id.in_(campaign_ids))):
+            for game_id, held in zip(c.games, c.seats, strict=True):
+                seats = [seat for seat, h in enumerate(held) if h in hashes]
+                if seats:
+                    found[game_id] = seats
+        games: Iterable[GameRow] = (db.scalars(select(GameRow).where(GameRow.id.in_(found)))
+                                    if found else [])
+        return [(g, seat) for g in games for seat in found[g.id]]
 
     # ------------------------------------------------------------------ players
 
