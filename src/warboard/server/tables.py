@@ -1162,15 +1162,15 @@ class Tables:
         if request.mode == "open" and player is None:
             raise Unauthorized("an open game is posted by a signed-in player: sign in (POST "
                                "/api/players) and send 'Authorization: Bearer KEY'")
-        campaign: tuple[dict[str, Any], dict[str, Any]] | None = None
+        options, progress = request.options, None  # a campaign's: its first battle's
         if request.campaign is not None:
             if request.mode == "open" or request.clock is not None:
                 raise Refused("a campaign is played against the computer, a friend or on one "
                               "device, without clocks", 422)
-            campaign = await asyncio.to_thread(campaigns.start, request.game, request.campaign)
+            progress, options = await asyncio.to_thread(campaigns.start, request.game,
+                                                        request.campaign)
         if request.mode == "ai":
             self._check_ai_games(client)
-        options = request.options if campaign is None else campaign[1]
         try:
             game = await asyncio.to_thread(make_game, request.game, options)
         except (ValueError, WarboardError) as exc:
@@ -1192,9 +1192,10 @@ class Tables:
                  else SeatData(s, HUMAN) if request.mode == "open"
                  else SeatData(s, AI, request.ai_level, None, joined=True) for s in (0, 1)]
         data = self._new_game(game, request.mode, seats, clock, request.rated)
-        if campaign is not None and request.campaign is not None:
+        if request.campaign is not None and progress is not None:
+            # the first battle's seats hold their tokens in their own rows
             data.campaign = CampaignData(tokens.new_game_id(), game.name, request.campaign,
-                                         request.mode, [data.id], [[None, None]], campaign[0])
+                                         request.mode, [data.id], [[None, None]], progress)
         table = self._table(data, game, client)
         try:
             table.clock = await self.storage.write(self.storage.create_game, data)
