@@ -21,15 +21,22 @@ export function campaignPanel(msg, gameId) {
   const parts = [h("strong", {}, `${title}: battle ${c.index + 1} of ${battles.length || c.games.length}. `),
     h("span", { class: "campaign-totals" }, `Banked so far: ${totalsText(p)}.`)];
   if (c.next_game) {
-    parts.push(" ", h("a", { class: "btn primary next-battle", href: `/play/${encodeURIComponent(c.next_game)}`,
-      onclick: () => {
-        // the next battle is played with this battle's seat key
-        const entry = getGame(gameId);
-        if (entry) rememberGame(c.next_game, { ...entry, created: new Date().toISOString() });
-      } }, "Next battle"));
+    parts.push(" ", nextBattleLink(msg, gameId));
   } else if (p.over) {
     parts.push(" ", h("strong", { class: "campaign-result" },
       p.winner ? `The campaign is over: the ${label(p.winner)} side wins.` : "The campaign is over: a draw."));
   }
   return h("div", { class: "campaign panel", "aria-live": "polite" }, ...parts);
+}
+
+/** The "Next battle" link of a finished campaign battle (null for any other game). */
+export function nextBattleLink(msg, gameId) {
+  const next = msg.campaign?.next_game;
+  if (!next) return null;
+  return h("a", { class: "btn primary next-battle", href: `/play/${encodeURIComponent(next)}`,
+    onclick: () => {
+      // the next battle is played with this battle's seat key
+      const entry = getGame(gameId);
+      if (entry) rememberGame(next, { ...entry, created: new Date().toISOString() });
+    } }, "Next battle");
 }
