@@ -146,6 +146,9 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
         "test_play_and_balance_take_a_scenario_file": ("slow",),
         "test_the_server_answers_422_to_a_scenario_that_is_not_a_name": ("slow",),
     },
+    "test_htl_campaigns.py": {  # two battles through the terminal, replayed
+        "test_a_campaign_in_the_terminal_saved_resumed_and_replayed": ("slow",),
+    },
     "test_htl_terminal.py": {
         "test_a_whole_game_against_random_is_saved_and_replays": ("slow",),
     },
