@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from warboard.core.errors import WarboardError
 from warboard.core.protocol import State
 from warboard.holdtheline.campaign import Campaign, list_campaigns, load_campaign
 from warboard.holdtheline.campaign_progress import Progress
@@ -50,7 +51,7 @@ class Campaigns:
 def _read(progress: Mapping[str, Any]) -> Progress:
     try:
         return Progress.from_json(progress)
-    except Exception as exc:  # a stored progress that does not read is the caller's error
+    except WarboardError as exc:  # the protocol's error for progress that does not read
         raise ValueError(str(exc)) from exc
 
 
