@@ -189,6 +189,8 @@ def test_the_series_the_server_sees() -> None:
     assert series.next_options(after) == {"scenario": "princeton"}
     with pytest.raises(ValueError, match="unknown campaign"):
         series.start("nope")
+    with pytest.raises(ValueError, match="not a saved campaign"):
+        series.next_options({"played": []})
 
 
 # ---------------------------------------------------------------------------- warboard campaigns

@@ -40,9 +40,12 @@ def next_state(ws: ClientConnection, after: int = -1) -> dict[str, Any]:
 
 
 def resign(port: int, game_id: str, token: str) -> dict[str, Any]:
-    """Resign ``game_id`` over its WebSocket; the state that says it is over."""
+    """Resign ``game_id`` over its WebSocket once it is this seat's turn (the computer moves
+    first if it is to); the state that says it is over."""
     with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={token}") as ws:
         state = next_state(ws)
+        while not state["legal"]:
+            state = next_state(ws, state["version"])
         ws.send(json.dumps({"type": "resign"}))
         while state["status"] != "over":
             state = next_state(ws)
@@ -89,6 +92,8 @@ def test_a_campaign_against_the_computer_goes_on_across_a_restart(tmp_path: Path
         assert shown["games"] == [first, second] and shown["progress"] == progress
         assert [r["options"] for r in shown["records"]] == [{"scenario": "trenton"},
                                                             {"scenario": "princeton"}]
+        # the British move first at Princeton: the computer played after the restart
+        assert any(e.get("seat") == 1 for e in shown["records"][1]["events"])
         assert httpx.get(f"{server.base}/api/campaigns/{campaign_id}",
                          params={"token": "not-a-seat"}).status_code == 403
         assert httpx.get(f"{server.base}/api/campaigns/AAAAAAAAAAAA").status_code == 404
