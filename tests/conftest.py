@@ -113,6 +113,10 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
         "test_the_app_factory_with_a_bad_setting_stops_with_status_2",
     ), ("slow",)),
     "test_server_htl.py": {"test_replay_of_a_hold_the_line_game": ("slow",)},
+    "test_server_campaigns.py": {  # server processes, restarted; whole battles over sockets
+        "test_a_campaign_against_the_computer_goes_on_across_a_restart": ("slow",),
+        "test_a_battle_played_to_its_end_starts_the_next_with_the_same_tokens": ("slow",),
+    },
     "test_data_commands.py": {
         "test_serve_without_a_database_url_stores_in_the_user_data_folder": ("slow",),
         "test_a_backup_taken_while_a_server_writes_restores_and_plays_on": ("slow",),
@@ -141,6 +145,9 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
         "test_scenarios_check_refuses_what_is_not_a_small_regular_file": ("slow",),
         "test_play_and_balance_take_a_scenario_file": ("slow",),
         "test_the_server_answers_422_to_a_scenario_that_is_not_a_name": ("slow",),
+    },
+    "test_htl_campaigns.py": {  # two battles through the terminal, replayed
+        "test_a_campaign_in_the_terminal_saved_resumed_and_replayed": ("slow",),
     },
     "test_htl_terminal.py": {
         "test_a_whole_game_against_random_is_saved_and_replays": ("slow",),

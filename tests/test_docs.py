@@ -24,6 +24,7 @@ import io
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -150,6 +151,24 @@ def test_first_example_runs_as_written_in_a_shell():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == parse_example(block).expected
+
+
+# A ``<!-- command-example -->`` console block is ``$ warboard ARGS`` and its exact output (any
+# doc: a command that prints the same every time, such as a listing).
+COMMAND_BLOCKS = [b for name in sorted(p.name for p in DOCS.glob("*.md"))
+                  for b in blocks(name) if b.marker == "command-example"]
+
+
+def test_command_examples_are_found() -> None:
+    assert any(b.doc == "scenarios.md" for b in COMMAND_BLOCKS)  # the campaigns' listing
+
+
+@pytest.mark.parametrize("block", COMMAND_BLOCKS, ids=lambda b: b.id)
+def test_command_example_reproduces_exactly(block, capsys):
+    command, *expected = block.text.splitlines()
+    assert block.lang == "console" and command.startswith("$ warboard "), block.id
+    assert cli.main(shlex.split(command.removeprefix("$ warboard "))) == 0
+    assert capsys.readouterr().out.splitlines() == expected
 
 
 # ----------------------------------------------------------------------------- JSON blocks

@@ -399,3 +399,25 @@ def test_leader_ratings_are_assigned_with_buttons(tab: Tab, server, shots: Path)
     # "... is assigning the leader ratings" while the computer assigns, then a turn's AP
     expect(page.locator(".turn-banner")).to_contain_text("AP", timeout=20_000)
     expect(page.locator(".htl-prompt")).to_be_hidden()
+
+
+def test_a_campaign_from_the_lobby_goes_on_to_the_next_battle(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/")
+    page.locator("label[for=game-holdtheline]").click()
+    campaign = "#scenario option[value='campaign:washingtons_christmas']"
+    expect(page.locator(campaign)).to_have_count(1)
+    page.select_option("#scenario", "campaign:washingtons_christmas")
+    expect(page.locator(".scenario-about")).to_contain_text("Trenton and Princeton")
+    page.locator("label[for=mode-ai]").click()
+    page.select_option("#ai-level", "easy")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/play/"))
+    expect(page.locator(".campaign.panel")).to_contain_text("battle 1 of 2")
+    first = page.url
+    page.get_by_role("button", name="Resign").click()  # the dialog is accepted
+    expect(page.locator(".campaign-totals")).to_contain_text("British 6 VP")
+    page.locator(".end-card .next-battle").click()  # the end dialog's
+    page.wait_for_url(lambda url: url != first)
+    expect(page.locator(".campaign.panel")).to_contain_text("battle 2 of 2")
+    page.locator(".htl-svg").wait_for()

@@ -146,6 +146,45 @@ class Game(Protocol):
         return {}
 
 
+@runtime_checkable
+class Series(Protocol):
+    """A game's series (``GameInfo.series``): fixed sequences of its games played one after the
+    other, whose points add up (Hold the Line's campaigns). A series in play is its
+    *progress*, JSON-ready data the series makes and reads back: the layers above store it and
+    show it, and ask the series what comes next. In it, ``over`` (bool), ``totals`` (side
+    name to points), ``winner`` (a side name; ``None`` for a draw or while it goes on) and
+    ``next`` (what the next game is called; ``None`` once over) mean the same in every game.
+
+    The seats of a series are *sides* (``seat_sides``): a side may hold another seat in the
+    next game, and its player follows it."""
+
+    def summaries(self) -> list[dict[str, JSON]]:
+        """Every series of the game: ``name``, ``title``, ``summary`` and ``games`` (each
+        one's ``options`` and ``title``), in the order they are listed."""
+        ...
+
+    def start(self, name: str) -> dict[str, JSON]:
+        """The progress of series ``name`` with nothing played; ``ValueError`` when there is
+        no such series."""
+        ...
+
+    def next_options(self, progress: Mapping[str, JSON]) -> dict[str, JSON] | None:
+        """The options of the series' next game (``None`` once it is over); ``ValueError`` for
+        progress it cannot read."""
+        ...
+
+    def finish(self, progress: Mapping[str, JSON], state: State,
+               ruled_winner: int | None) -> dict[str, JSON]:
+        """The progress once the next game ended at ``state``: its own end when ``state`` is
+        terminal, else the seat ``ruled_winner`` won it (a resignation, a flag; ``None``: a
+        draw)."""
+        ...
+
+    def seat_sides(self, options: Mapping[str, JSON]) -> tuple[str, str]:
+        """The side each seat plays in the series' game of ``options``."""
+        ...
+
+
 def returns_of(result: Mapping[str, Any] | None) -> tuple[float, float]:
     """The two seats' returns for a game's ``result`` (its ``winner``: 0, 1 or None): +1 for
     the winner and -1 for the loser, (0, 0) for a draw or while the game goes on."""

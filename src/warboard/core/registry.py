@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from warboard.core.protocol import Game
+from warboard.core.protocol import Game, Series
 
 GAME_PACKAGES = ("warboard.hill218", "warboard.holdtheline")  # each with plugin.GAMES
 
@@ -49,6 +49,7 @@ class GameInfo:
     every server process before it serves (the engine's caches sized for a server), the second
     lists the game's scenarios for the lobby. ``env_name`` names the game's Gymnasium
     environment, ``warboard/NAME-v0`` (``warboard.adapters.gym_envs``; it needs ``encoding``).
+    ``series`` is ``"module:attribute"``, the game's ``Series`` (its campaigns: ``series_of``).
     """
 
     name: str
@@ -64,6 +65,7 @@ class GameInfo:
     server_setup: str | None = None
     scenarios: str | None = None
     env_name: str | None = None
+    series: str | None = None
     hidden_information: bool = False  # a seat may not see everything (the card games' hands)
     levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # level -> budget
 
@@ -125,6 +127,17 @@ def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
                          f"{type(options).__name__}")
     made: Game = importlib.import_module(game.engine).make_game(name, options)
     return made
+
+
+def series_of(name: str) -> Series | None:
+    """The ``Series`` of game ``name`` (``None`` when it has none)."""
+    ref = info(name).series
+    if ref is None:
+        return None
+    series = resolve(ref)
+    if not isinstance(series, Series):
+        raise TypeError(f"game {name!r}: {ref} is not a Series")
+    return series
 
 
 def resolve(ref: str) -> Any:

@@ -20,6 +20,15 @@ def add_arguments(command: str, group: argparse._ArgumentGroup) -> None:
         scenario.add_argument("--scenario-file", default=None, metavar="FILE",
                               help="play a scenario file of your own instead "
                                    "(docs/scenarios.md)")
+        scenario.add_argument("--campaign", default=None, metavar="NAME",
+                              help="play a campaign's battles in order ('warboard campaigns' "
+                                   "lists them); saved after each battle (--save FILE, or "
+                                   "the user data folder)")
+        scenario.add_argument("--campaign-file", default=None, metavar="FILE",
+                              help="play a campaign file of your own (docs/scenarios.md, "
+                                   "\"Campaigns\")")
+        scenario.add_argument("--resume", default=None, metavar="FILE",
+                              help="go on with a saved campaign (the file --campaign saved)")
         group.add_argument("--side", default=None,
                            help="the side you play, by name (e.g. american, british) "
                                 "(default: the scenario's first side)")
@@ -62,6 +71,18 @@ def add_commands(commands: argparse._SubParsersAction, queries: argparse._SubPar
     scenarios.add_argument("--json", action="store_true",
                            help="print one JSON object instead of the text (docs/scenarios.md)")
     scenarios.set_defaults(run="warboard.holdtheline.scenario_file:run_scenarios")
+
+    campaigns = commands.add_parser(
+        "campaigns", help="list the Hold the Line campaigns, or show one",
+        description="Without a name: every packaged Hold the Line campaign (rulebook 12) with "
+                    "its battles in order. With a name: its battles, how the campaign is "
+                    "scored and its history note. The format is in docs/scenarios.md, "
+                    "\"Campaigns\".")
+    campaigns.add_argument("name", nargs="?",
+                           help="a packaged campaign's name (e.g. washingtons_christmas)")
+    campaigns.add_argument("--json", action="store_true",
+                           help="print one JSON object instead of the text")
+    campaigns.set_defaults(run="warboard.holdtheline.campaign_cli:run_campaigns")
 
     balance = commands.add_parser(
         "balance", help="Hold the Line: AI-against-AI games to measure a scenario's balance",

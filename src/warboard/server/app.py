@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 import warboard
 from warboard.core import registry
+from warboard.server import campaigns, tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
@@ -171,6 +172,33 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     async def scenarios() -> dict[str, Any]:
         return {"scenarios": await asyncio.to_thread(scenario_list)}
 
+    @app.get("/api/campaigns")
+    async def campaign_list() -> dict[str, Any]:
+        return {"campaigns": await asyncio.to_thread(series_list)}
+
+    @app.get("/api/campaigns/{campaign_id}")
+    async def get_campaign(campaign_id: str,
+                           token: str | None = Query(None, max_length=TOKEN_MAX_LENGTH),
+                           ) -> dict[str, Any]:
+        if not tokens.is_game_id(campaign_id):
+            raise Refused(f"no campaign {campaign_id[:40]!r}", 404)
+        try:
+            campaign = await storage.read(storage.load_campaign, campaign_id)
+        except StorageError as exc:
+            raise Refused(f"the campaign cannot be read now: {exc}", 503) from None
+        if campaign is None:
+            raise Refused(f"no campaign {campaign_id!r}", 404)
+        out = campaigns.listing_json(campaign)
+        if token:  # the records of its finished games, as the token's seat knew them
+            records = []
+            for game_id in campaign.games:
+                table = await tables.get(game_id)
+                seat = table.seat_of(token)
+                if seat is not None and table.status == "over":
+                    records.append(table.record_for(seat))
+            out["records"] = records
+        return out
+
     @app.get("/api/rules/{game}")
     async def game_rules(game: str = PathParam(max_length=GAME_NAME_MAX_LENGTH)) -> Response:
         if game not in registry.game_names():
@@ -310,6 +338,15 @@ def scenario_list() -> list[dict[str, Any]]:
     /api/scenarios``."""
     return [scenario for game in registry.games() if game.scenarios is not None
             for scenario in registry.resolve(game.scenarios)()]
+
+
+@lru_cache(maxsize=1)
+def series_list() -> list[dict[str, Any]]:
+    """Every series of games (campaigns) of the games that have them (``GameInfo.series``),
+    each with its game's name, for ``GET /api/campaigns``."""
+    return [{"game": game.name, **summary} for game in registry.games()
+            if (series := registry.series_of(game.name)) is not None
+            for summary in series.summaries()]
 
 
 def _serve_client(app: FastAPI, web_dir: Path | None) -> None:

@@ -95,6 +95,8 @@ class CreateGame(_Strict):
     seat: Literal[0, 1, "random"] = 0  # "random": drawn by the server
     rated: StrictBool = False  # every human seat must then be a signed-in player's
     clock: RealClock | CorrespondenceClock | None = None
+    # a series of the game (its campaign) to play from its first game: the options are its
+    campaign: str | None = Field(default=None, min_length=1, max_length=64)
 
 
 class TokenBody(_Strict):
@@ -184,6 +186,7 @@ class GameState(BaseModel):
     seat_token: str | None = None
     rematch: str | None = None  # the id of the game offered as this one's rematch
     spectators: int = 0  # how many watch it (changes come as ``spectators`` messages)
+    campaign: dict[str, Any] | None = None  # the series it is a game of (docs/server-api.md)
 
 
 class ChatMessage(BaseModel):
@@ -255,6 +258,7 @@ class GameCreated(BaseModel):
     tokens: dict[str, str] | None = None  # hotseat: both seats' tokens
     invite: str | None = None  # friend: the other seat's link
     url: str
+    campaign: str | None = None  # the id of the campaign it starts
 
 
 class OpenGame(BaseModel):

@@ -41,7 +41,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
@@ -159,6 +159,7 @@ class GameRow(Base):
     clock_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # the game offered as this one's rematch (at most one: set once, by a conditional update)
     rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    campaign: Mapped[str | None] = mapped_column(String(16), nullable=True)  # its series
 
 
 class SeatRow(Base):
@@ -248,8 +249,27 @@ class ChatRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-GAMES, SEATS, EVENTS, CHAT = (Base.metadata.tables[name]
-                              for name in ("games", "seats", "events", "chat"))
+class CampaignRow(Base):
+    """A series of games in play (``GameInfo.series``): its games' ids in order, and for each
+    game the token hashes of its seats (``seats``: a token holds a seat in every game of the
+    series, and ``seats.token_hash`` is unique, so after the first game they are kept here),
+    and the series' progress as the game's series writes it."""
+
+    __tablename__ = "campaigns"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(64))
+    mode: Mapped[str] = mapped_column(String(16))
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    games: Mapped[list[Any]] = mapped_column(JSON)
+    progress: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+GAMES, SEATS, EVENTS, CHAT, CAMPAIGNS = (Base.metadata.tables[name]
+                              for name in ("games", "seats", "events", "chat", "campaigns"))
 PLAYERS, PLAYER_KEYS, TRANSFERS, RATINGS = (
     Base.metadata.tables[name] for name in ("players", "player_keys", "player_transfers",
                                             "ratings"))
@@ -295,6 +315,32 @@ class EventData:
 
 
 @dataclass
+class CampaignData:
+    """A series of games in play: ``games``, their ids in order; ``seats``, for each of them
+    the token hash of each seat (``None``: the seat's own row holds it, as in the first game,
+    or it has none); ``progress``, the series' own data."""
+
+    id: str
+    game: str
+    name: str
+    mode: str
+    games: list[str]
+    seats: list[list[str | None]]
+    progress: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CampaignStep:
+    """What the end of a series' game stores in the same transaction: the series' progress
+    with it, and the next game (``None`` once the series is over), its seats' token hashes
+    kept in the series' row."""
+
+    campaign_id: str
+    progress: dict[str, Any]
+    next_game: GameData | None
+
+
+@dataclass
 class GameData:
     """Everything stored about one game."""
 
@@ -313,6 +359,7 @@ class GameData:
     clock: Clock | None = None
     rematch: str | None = None  # the game offered as its rematch
     chat: list[ChatLine] = field(default_factory=list)  # the latest ``CHAT_KEPT`` lines
+    campaign: CampaignData | None = None  # the series it is a game of
 
 
 @dataclass(frozen=True)
@@ -381,6 +428,21 @@ def shown_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         return repr(url)
+
+
+def _campaign(row: CampaignRow | None) -> CampaignData | None:
+    if row is None:
+        return None
+    return CampaignData(row.id, row.game, row.name, row.mode, list(row.games),
+                        [list(s) for s in row.seats], dict(row.progress))
+
+
+def _held_tokens(campaign: CampaignData | None, game_id: str) -> list[str | None]:
+    """The token hashes of a series' game's seats kept in the series' row (``None``: its own
+    row holds it)."""
+    if campaign is None or game_id not in campaign.games:
+        return [None, None]
+    return campaign.seats[campaign.games.index(game_id)]
 
 
 def now() -> datetime:
@@ -567,9 +629,15 @@ class Storage:
             yield db
 
     def create_game(self, game: GameData) -> Clock | None:
-        """Store a new game with its seats and first events (one transaction); its clock, if
-        any, started at the commit (``clock.running``: the seat to act, if it is playing)."""
+        """Store a new game with its seats and first events (one transaction), and the series
+        it starts if it is a series' first game; its clock, if any, started at the commit
+        (``clock.running``: the seat to act, if it is playing)."""
         with self._transaction(f"game {game.id}: cannot store the new game") as db:
+            if game.campaign is not None:
+                c, moment = game.campaign, now()
+                db.execute(insert(CAMPAIGNS).values(
+                    id=c.id, game=c.game, name=c.name, mode=c.mode, seats=c.seats,
+                    games=c.games, progress=c.progress, created=moment, updated=moment))
             self._insert_game(db, game)
             return self._set_clock(db, game.id, len(game.events), game.clock)
 
@@ -578,7 +646,8 @@ class Storage:
             id=game.id, game=game.game, options=game.options, mode=game.mode,
             seed=game.seed, status=game.status, result=game.result, created=game.created,
             updated=game.updated, rated=game.rated,
-            clock=None if game.clock is None else game.clock.to_json()))
+            clock=None if game.clock is None else game.clock.to_json(),
+            campaign=None if game.campaign is None else game.campaign.id))
         db.execute(insert(SEATS), [{"game_id": game.id, "seat": s.seat, "kind": s.kind,
                                     "ai_level": s.ai_level, "token_hash": s.token_hash,
                                     "joined": s.joined, "player_id": s.player_id,
@@ -632,20 +701,50 @@ class Storage:
             chat = db.scalars(select(ChatRow).where(ChatRow.game_id == game_id)
                               .order_by(ChatRow.id.desc())
                               .limit(CHAT_KEPT if first_event == 0 else 0))
+            campaign = None if row.campaign is None else _campaign(db.get(CampaignRow,
+                                                                          row.campaign))
+            held = _held_tokens(campaign, game_id)
             return GameData(
                 id=row.id, game=row.game, options=dict(row.options), mode=row.mode,
                 seed=row.seed, status=row.status, result=row.result, created=row.created,
                 updated=row.updated, rated=row.rated, rematch=row.rematch,
                 clock=None if row.clock is None else Clock.from_json(row.clock),
-                seats=[SeatData(s.seat, s.kind, s.ai_level, s.token_hash, s.joined,
-                                player_id=s.player_id, seen=s.seen, present=bool(s.present),
-                                muted=s.muted) for s in seats],
+                seats=[SeatData(s.seat, s.kind, s.ai_level, s.token_hash or held[s.seat],
+                                s.joined, player_id=s.player_id, seen=s.seen,
+                                present=bool(s.present), muted=s.muted) for s in seats],
+                campaign=campaign,
                 events=[EventData(e.seat, e.action, e.request_id) for e in events],
                 chat=[ChatLine(c.seat, c.text, iso(c.created)) for c in reversed(list(chat))])
 
+    def load_campaign(self, campaign_id: str) -> CampaignData | None:
+        """A stored series of games."""
+        with self._failures(f"campaign {campaign_id}: cannot read it"), \
+                Session(self.engine) as db:
+            row = db.get(CampaignRow, campaign_id)
+            return None if row is None else _campaign(row)
+
+    def _advance(self, db: Connection, step: CampaignStep | None) -> None:
+        """A series' game has ended (in ``db``'s transaction, which stored the end: only one
+        writer can): the series' progress, and its next game with the seats' token hashes
+        kept in the series' row (each token holds a seat in every game of it)."""
+        if step is None:
+            return
+        row = db.execute(select(CAMPAIGNS.c.games, CAMPAIGNS.c.seats)
+                         .where(CAMPAIGNS.c.id == step.campaign_id).with_for_update()).one()
+        games, seats = list(row.games), list(row.seats)
+        if step.next_game is not None:
+            game = step.next_game
+            games.append(game.id)
+            seats.append([s.token_hash for s in game.seats])
+            self._insert_game(db, replace(game, seats=[replace(s, token_hash=None)
+                                                       for s in game.seats]))
+        db.execute(update(CAMPAIGNS).where(CAMPAIGNS.c.id == step.campaign_id)
+                   .values(progress=step.progress, games=games, seats=seats, updated=now()))
+
     def append_events(self, game_id: str, first_index: int, events: Sequence[EventData],
                       status: str, result: dict[str, Any] | None,
-                      clock: Clock | None = None) -> Clock | None:
+                      clock: Clock | None = None,
+                      campaign: CampaignStep | None = None) -> Clock | None:
         """Add events ``first_index``, ``first_index + 1``, ... in one transaction, with the
         game's result and its status when it is now ``over``, and its ``clock`` started at the
         commit (the clock is answered); ``StorageConflict`` (and nothing written) when an index
@@ -665,12 +764,14 @@ class Storage:
             self._insert_events(db, game_id, first_index, events)
             if status == OVER:
                 self._rate(db, game_id, result)
+                self._advance(db, campaign)
             started = self._set_clock(db, game_id, first_index + len(events), clock)
             self._notify(db, game_id, first_index + len(events))
         return started
 
     def update_game(self, game_id: str, status: str, result: dict[str, Any] | None,
-                    joined_seat: int | None = None, clock: Clock | None = None) -> bool:
+                    joined_seat: int | None = None, clock: Clock | None = None,
+                    campaign: CampaignStep | None = None) -> bool:
         """Set a game's status and result (and its stopped ``clock`` when it is now over), and
         mark a seat as joined. A finished game keeps its status and result: then only the
         seat is marked, and the answer is ``False``."""
@@ -684,6 +785,7 @@ class Storage:
                                          **ended)).rowcount
             if changed and status == OVER:
                 self._rate(db, game_id, result)
+                self._advance(db, campaign)
             if joined_seat is not None:
                 db.execute(update(SEATS)
                            .where(SEATS.c.game_id == game_id, SEATS.c.seat == joined_seat)
@@ -907,16 +1009,33 @@ class Storage:
         if not hashes:
             return []
         with self._failures("cannot list the games"), Session(self.engine) as db:
-            rows = db.execute(select(GameRow, SeatRow.seat)
-                              .join(SeatRow, SeatRow.game_id == GameRow.id)
-                              .where(SeatRow.token_hash.in_(hashes))
-                              .order_by(GameRow.updated.desc(), SeatRow.seat))
+            rows: list[tuple[GameRow, int]] = [
+                (g, seat) for g, seat in db.execute(select(GameRow, SeatRow.seat)
+                                                    .join(SeatRow, SeatRow.game_id == GameRow.id)
+                                                    .where(SeatRow.token_hash.in_(hashes)))]
+            rows += self._campaign_seats(db, {g.campaign for g, _ in rows} - {None}, set(hashes))
+            rows.sort(key=lambda row: (-row[0].updated.timestamp(), row[1]))
             moment = now()
             return [GameSummary(g.id, g.game, g.mode, seat, g.status, g.result, iso(g.created),
                                 iso(g.updated), g.rated,
                                 None if g.clock is None or g.status == OVER
                                 else Clock.from_json(g.clock).message(moment))
                     for g, seat in rows]
+
+    @staticmethod
+    def _campaign_seats(db: Session, campaign_ids: set[str | None],
+                        hashes: set[str]) -> list[tuple[GameRow, int]]:
+        """The later games of these campaigns whose seats the token ``hashes`` hold (their
+        hashes are kept in the campaign's row), with the seat."""
+        found: dict[str, list[int]] = {}
+        for c in db.scalars(select(CampaignRow).where(CampaignRow.id.in_(campaign_ids))):
+            for game_id, held in zip(c.games, c.seats, strict=True):
+                seats = [seat for seat, h in enumerate(held) if h in hashes]
+                if seats:
+                    found[game_id] = seats
+        games: Iterable[GameRow] = (db.scalars(select(GameRow).where(GameRow.id.in_(found)))
+                                    if found else [])
+        return [(g, seat) for g in games for seat in found[g.id]]
 
     # ------------------------------------------------------------------ players
 

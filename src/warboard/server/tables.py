@@ -37,7 +37,7 @@ from warboard.core.record import Recorder, export_for_seat
 from warboard.core.registry import make_game
 from warboard.core.replay import seen_by, steps_as_seen
 from warboard.core.session import Session
-from warboard.server import tokens
+from warboard.server import campaigns, tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.chat import CHAT_MODES, Chat, clean
 from warboard.server.clocks import REAL, Clock, ClockError, iso_ms, ruled, time_loss
@@ -57,6 +57,8 @@ from warboard.server.players import Player, Unauthorized
 from warboard.server.settings import ServerSettings
 from warboard.server.spectators import Audience
 from warboard.server.storage import (
+    CampaignData,
+    CampaignStep,
     ChatLine,
     EventData,
     GameData,
@@ -204,6 +206,7 @@ class Table:
         self.rated = data.rated
         self.clock = data.clock
         self.rematch = data.rematch
+        self.campaign = data.campaign  # the series of games it belongs to, if any
         self.game: Game = game if game is not None else make_game(data.game, data.options)
         self.seats = {s.seat: s for s in data.seats}
         # a result the server ruled rather than the engine: a resignation, an expiry, a flag,
@@ -305,6 +308,8 @@ class Table:
                 "legal": self._legal_actions() if to_act else [],
                 "log": self.session.log(seat, last=None), "last": last,
                 "rematch": self.rematch, "spectators": self.audience.count(self.id),
+                "campaign": (None if self.campaign is None
+                             else campaigns.state_field(self.campaign, self.id)),
                 **self._extras(seat, to_act)}
 
     def _legal_actions(self) -> list[dict[str, Any]]:
@@ -783,14 +788,16 @@ class Table:
         """End the game with a result the server rules; the clocks stop at ``received``.
         Call with the lock held."""
         clock = None if self.clock is None else stopped(self.clock, received)
+        step = self._campaign_step(self.state, campaigns.ruled_winner(result))
         try:
             ended = await self.storage.write(self.storage.update_game, self.id, OVER, result,
-                                             None, clock)
+                                             None, clock, step)
         except StorageError as exc:
             raise self._failed(what, exc) from None
         if not ended:
             await self._catch_up()  # it ended in another server process
             raise Refused("the game is over", 409)
+        self._advanced(step)
         self.ruled, self.clock = result, clock
         self.disarm()
         self._over()
@@ -856,13 +863,15 @@ class Table:
         batch = [(action, EventData(seat, self.game.action_to_json(action), request_id)),
                  *chance_events(self.game, after, self.seed, self.version + 1)]
         status = OVER if after.is_terminal() else self.status
+        step = self._campaign_step(after, None) if status == OVER else None
         clock = await self.storage.write(self.storage.append_events, self.id, self.version,
                                          [event for _, event in batch], status,
                                          Recorder.result_json(after),
                                          self._passed(received, seat, status,
-                                                      after.current_player()))
+                                                      after.current_player()), step)
         for outcome, event in batch:
             self._apply(outcome, event)
+        self._advanced(step)
         if clock is not None:
             self.clock = clock
             self.arm()
@@ -871,6 +880,32 @@ class Table:
         if status == OVER:
             self._over()
         self._broadcast()
+
+    def _campaign_step(self, end: State, ruled_winner: int | None) -> CampaignStep | None:
+        """What this game's end at ``end`` stores for its series (``None`` outside one): the
+        series' progress with it and its next game, the same seats playing the same sides."""
+        if self.campaign is None:
+            return None
+        series = campaigns.series_for(self.game.name)
+        progress = series.finish(self.campaign.progress, end, ruled_winner)
+        options = series.next_options(progress)
+        following = None
+        if options is not None:
+            game = make_game(self.game.name, options)
+            seats = campaigns.next_seats(series.seat_sides(self.game.options),
+                                         series.seat_sides(options), self.seats)
+            following = Tables._new_game(game, self.mode, seats, None, self.rated)
+            following.campaign = self.campaign
+        return CampaignStep(self.campaign.id, progress, following)
+
+    def _advanced(self, step: CampaignStep | None) -> None:
+        """The series' progress and next game, once this game's end is stored."""
+        if step is None or self.campaign is None:
+            return
+        games = self.campaign.games
+        if step.next_game is not None:
+            games = [*games, step.next_game.id]
+        self.campaign = replace(self.campaign, progress=step.progress, games=games)
 
     def _passed(self, received: datetime, by: int | None, status: str,
                 to_act: int) -> Clock | None:
@@ -947,6 +982,9 @@ class Table:
             changed = True
         if data.rematch != self.rematch:
             self.rematch = data.rematch
+            changed = True
+        if data.campaign != self.campaign:
+            self.campaign = data.campaign
             changed = True
         if changed:
             self._broadcast()
@@ -1124,10 +1162,17 @@ class Tables:
         if request.mode == "open" and player is None:
             raise Unauthorized("an open game is posted by a signed-in player: sign in (POST "
                                "/api/players) and send 'Authorization: Bearer KEY'")
+        options, progress = request.options, None  # a campaign's: its first battle's
+        if request.campaign is not None:
+            if request.mode == "open" or request.clock is not None:
+                raise Refused("a campaign is played against the computer, a friend or on one "
+                              "device, without clocks", 422)
+            progress, options = await asyncio.to_thread(campaigns.start, request.game,
+                                                        request.campaign)
         if request.mode == "ai":
             self._check_ai_games(client)
         try:
-            game = await asyncio.to_thread(make_game, request.game, request.options)
+            game = await asyncio.to_thread(make_game, request.game, options)
         except (ValueError, WarboardError) as exc:
             raise Refused(str(exc), 422) from None
         try:
@@ -1147,6 +1192,10 @@ class Tables:
                  else SeatData(s, HUMAN) if request.mode == "open"
                  else SeatData(s, AI, request.ai_level, None, joined=True) for s in (0, 1)]
         data = self._new_game(game, request.mode, seats, clock, request.rated)
+        if request.campaign is not None and progress is not None:
+            # the first battle's seats hold their tokens in their own rows
+            data.campaign = CampaignData(tokens.new_game_id(), game.name, request.campaign,
+                                         request.mode, [data.id], [[None, None]], progress)
         table = self._table(data, game, client)
         try:
             table.clock = await self.storage.write(self.storage.create_game, data)
@@ -1165,7 +1214,8 @@ class Tables:
             tokens=({str(s): t for s, t in seat_tokens.items()}
                     if request.mode == "hotseat" else None),
             invite=link + seat_tokens[other] if request.mode == "friend" else None,
-            url=link + seat_tokens[mine])
+            url=link + seat_tokens[mine],
+            campaign=None if data.campaign is None else data.campaign.id)
 
     @staticmethod
     def _new_game(game: Game, mode: str, seats: list[SeatData],

@@ -73,6 +73,10 @@ def seat_of_side(game: Any, side: str) -> int:
 def run_htl_play(args: argparse.Namespace, input_fn: InputFn = input,
                  console: Console | None = None, interactive: bool | None = None) -> int:
     """Play one game of Hold the Line as ``args`` asks; returns the exit code."""
+    if args.campaign or args.campaign_file or args.resume:
+        from warboard.holdtheline.terminal.campaign import run_campaign_play
+
+        return run_campaign_play(args, input_fn, console, interactive)
     console = console or make_htl_console(args.no_color)
     if interactive is None:
         interactive = input_fn is input and sys.stdin.isatty()
@@ -81,24 +85,35 @@ def run_htl_play(args: argparse.Namespace, input_fn: InputFn = input,
         options["options"] = {rule: True for rule in args.rule}
     game = make_game(GAME, options)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
+    me = seat_of_side(game, args.side) if args.side else args.seat
+    loop = make_loop(game, seed, me, opponent_of(args), console,
+                     Prompter(console, input_fn, interactive), args.no_color)
+    loop.run()
+    return 0 if loop.save(args.save) else 1
+
+
+def opponent_of(args: argparse.Namespace) -> str:
+    """Who plays the other side: ``human`` (the same keyboard), ``random`` or an AI level."""
     level = args.ai
     if level and args.opponent != "ai":
         raise ValueError(f"--ai {level} plays against the computer; leave out "
                          f"--opponent {args.opponent}")
-    me = seat_of_side(game, args.side) if args.side else args.seat
+    return (level or "medium") if args.opponent == "ai" else args.opponent
+
+
+def make_loop(game: Any, seed: int, me: int, opponent: str, console: Console,
+              prompter: Prompter, plain: bool) -> HtlPlayLoop:
+    """The play loop of one game: seat ``me`` at the prompt against ``opponent`` (``human``:
+    both seats at the prompt)."""
     agents: dict[int, ComputerPlayer] = {}
-    if args.opponent == "human":
+    if opponent == "human":
         humans: tuple[int, ...] = (0, 1)
     else:
-        opponent = (level or "medium") if args.opponent == "ai" else args.opponent
         humans = (me,)
         agents[1 - me] = make_agent(opponent, f"{seed}:{opponent}")
     players = ["human" if s in humans else agents[s].name for s in (0, 1)]
     session = Session(game, seed, players, ())
-    loop = HtlPlayLoop(session, humans, agents, console,
-                       Prompter(console, input_fn, interactive), plain=args.no_color)
-    loop.run()
-    return 0 if loop.save(args.save) else 1
+    return HtlPlayLoop(session, humans, agents, console, prompter, plain=plain)
 
 
 class HtlPlayLoop(PromptLoop):

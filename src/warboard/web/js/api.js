@@ -53,6 +53,7 @@ export const api = {
   replay: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/replay${q({ token })}`),
   rules: (game) => call("GET", `/api/rules/${encodeURIComponent(game)}`),
   scenarios: () => call("GET", "/api/scenarios"),
+  campaigns: () => call("GET", "/api/campaigns"),
   signUp: (name) => call("POST", "/api/players", { name }),
   transferOut: () => call("POST", "/api/players/me/transfer"),
   transferIn: (code) => call("POST", "/api/players/transfer", { code }),

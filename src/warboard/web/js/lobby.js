@@ -119,7 +119,10 @@ function newGameForm() {
     const d = new FormData(form);
     const game = d.get("game");
     const mode = d.get("mode");
-    const options = game === "holdtheline" ? { scenario: d.get("scenario") }
+    // a campaign (its battles' options are the server's) is chosen in the scenario list
+    const campaign = game === "holdtheline" && d.get("scenario").startsWith(CAMPAIGN)
+      ? d.get("scenario").slice(CAMPAIGN.length) : null;
+    const options = campaign ? {} : game === "holdtheline" ? { scenario: d.get("scenario") }
       : { quick_start: d.get("quick_start") === "on" };
     if (game === "ogre218") {
       const dog = [Number(d.get("dog0")), Number(d.get("dog1"))];
@@ -131,6 +134,7 @@ function newGameForm() {
     if (d.get("rated") === "on" && mode !== "hotseat") body.rated = true;
     const clock = clockSpec(d.get("clock"));
     if (clock) body.clock = clock;
+    if (campaign) body.campaign = campaign;
     submit.disabled = true;
     err.textContent = "";
     try {
@@ -166,6 +170,8 @@ function ratedField() {
 
 const HTL_RULES = { title: "Hold the Line", short: "Hold the Line" };
 let scenarios = null; // GET /api/scenarios, once
+let campaigns = []; // GET /api/campaigns, once (Hold the Line's), listed after the scenarios
+const CAMPAIGN = "campaign:"; // the scenario list's value of a campaign: CAMPAIGN + its name
 
 function htlScenarioField() {
   const select = h("select", { name: "scenario", id: "scenario" },
@@ -194,16 +200,23 @@ async function syncHtl(form, on) {
   if (!scenarios) {
     try {
       scenarios = (await api.scenarios()).scenarios || [];
+      campaigns = ((await api.campaigns()).campaigns || []).filter((c) => c.game === "holdtheline");
     } catch (e) {
       form.querySelector(".scenario-about").textContent = `Could not load the scenarios: ${e.message}`;
       return;
     }
     const chosen = select.value;
     mount(select, scenarios.map((sc) => h("option", { value: sc.name, selected: sc.name === chosen },
-      `${sc.title}${sc.date ? ` (${sc.date.slice(0, 4)})` : ""}`)));
+      `${sc.title}${sc.date ? ` (${sc.date.slice(0, 4)})` : ""}`)),
+    campaigns.length ? h("optgroup", { label: "Campaigns (battles in order, VP added up)" },
+      campaigns.map((c) => h("option", { value: CAMPAIGN + c.name },
+        `${c.title} — ${c.games.map((g) => g.title).join(", ")}`))) : null);
     select.addEventListener("change", () => syncHtl(form, true));
   }
-  const sc = scenarios.find((x) => x.name === select.value) || scenarios[0];
+  const chosenCampaign = campaigns.find((c) => CAMPAIGN + c.name === select.value);
+  const sc = chosenCampaign
+    ? scenarios.find((x) => x.name === chosenCampaign.games[0].options.scenario)
+    : scenarios.find((x) => x.name === select.value) || scenarios[0];
   if (!sc) return;
   form.querySelector(".scenario-about").textContent = sc.summary;
   sc.sides.forEach((side, i) => {
@@ -211,6 +224,10 @@ async function syncHtl(form, on) {
     labels[i].querySelector(".choice-extra").textContent = `home edge: ${side.home_edges.join(", ")}`;
   });
   hint.textContent = `${sc.sides[sc.first].label} move first; ${sc.turns} turns.`;
+  if (chosenCampaign) {
+    form.querySelector(".scenario-about").textContent = `${chosenCampaign.summary} Your side `
+      + "plays every battle; a campaign has no clock.";
+  }
 }
 
 async function loadGames(el) {

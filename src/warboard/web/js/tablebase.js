@@ -5,6 +5,7 @@
 // `received(k, msg, fresh)` (a state message has come; `fresh`: a new version).
 
 import { api, GameSocket } from "./api.js";
+import { campaignPanel } from "./campaign.js";
 import { Clocks } from "./clocks.js";
 import { copyText, h, mount } from "./dom.js";
 import { Social } from "./social.js";
@@ -147,7 +148,7 @@ export class TableBase {
   /** The invite panel while a friend has not come (`invite`: what the link gives them), and
    * the links once the game is over. */
   renderExtra(msg, over, invite, replay) {
-    const parts = [];
+    const parts = [campaignPanel(msg, this.id)].filter(Boolean);
     if (this.mode === "friend" && this.entry.invite && !over && msg.status === "waiting") {
       parts.push(invitePanel(this.entry.invite, invite));
     }

@@ -8,6 +8,7 @@
 // When several plays end in one hex (with or without a leader, a dragoon's fire after the
 // move), a small menu asks which.
 
+import { nextBattleLink } from "../campaign.js";
 import { h, mount, uuid } from "../dom.js";
 import { TableBase, renderLog } from "../tablebase.js";
 import { toast } from "../toast.js";
@@ -556,7 +557,8 @@ class HtlTable extends TableBase {
       columns: ["VP", "Units left"],
       rows: [0, 1].map((s) => ({ chip: `c-${sideColour(view, s)}`, name: sideTitle(view, s),
         cells: [view.vp?.[s] ?? 0, (view.units || []).filter((u) => u.side === s && u.at).length] })),
-      buttons: [h("a", { class: "btn primary", href: "/" }, "New game"), this.replayLink()],
+      buttons: [nextBattleLink(msg, this.id)
+        || h("a", { class: "btn primary", href: "/" }, "New game"), this.replayLink()],
     });
   }
 }
