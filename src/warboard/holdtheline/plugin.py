@@ -15,6 +15,7 @@ GAMES = (
         cli="warboard.holdtheline.cli",
         bench="warboard.holdtheline.bench",
         scenarios="warboard.holdtheline.lobby:scenario_summaries",
+        custom_setups="warboard.holdtheline.setups:SETUPS",
         env_name="HoldTheLine",
         # ~70 legal actions per position and a slower engine (docs/ai.md)
         levels={"medium": {"iterations": 120}, "hard": {"iterations": 300},

@@ -95,6 +95,8 @@ class CreateGame(_Strict):
     seat: Literal[0, 1, "random"] = 0  # "random": drawn by the server
     rated: StrictBool = False  # every human seat must then be a signed-in player's
     clock: RealClock | CorrespondenceClock | None = None
+    # a stored scenario of one's own (POST /api/scenarios) to play: its id, never a path
+    custom_scenario: str | None = Field(default=None, pattern=r"^[a-z0-9]{1,16}$")
 
 
 class TokenBody(_Strict):
