@@ -17,7 +17,7 @@ from warboard.core.protocol import JSON, Game
 from warboard.holdtheline import actions as act
 from warboard.holdtheline.board import Board
 from warboard.holdtheline.hexes import Hex
-from warboard.holdtheline.options import Options
+from warboard.holdtheline.options import OPTIONS, Options
 from warboard.holdtheline.pieces import Roster
 from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.state import HtlState
@@ -121,8 +121,8 @@ class HoldTheLineGame(Game):
         return None
 
     def public_data(self) -> dict[str, Any]:
-        """The terrain and unit tables for a client's labels and map key
-        (``GET /api/rules/{game}``): the same for every scenario."""
+        """The terrain and unit tables for a client's labels and map key, and the optional
+        rules (``GET /api/rules/{game}``): the same for every scenario."""
         t = self.tables
         return {
             "game": self.name,
@@ -134,6 +134,9 @@ class HoldTheLineGame(Game):
                              "max_mp": u.max_mp} for kind, u in t.units.items()},
             "leader": {"movement": t.leader_movement, "escape": t.leader_escape},
             "ap": dict(t.ap),
+            # the optional rules by name, for the scenario editor's choices
+            "options": {name: {"rule": rule, "text": text}
+                        for name, (rule, text) in OPTIONS.items()},
         }
 
     def __repr__(self) -> str:
