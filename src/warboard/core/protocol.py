@@ -204,9 +204,9 @@ class CustomSetups(Protocol):
     """A game's own-battle capability: check a setup given as text or as the editor's model,
     and the game options that play a valid text."""
 
-    max_bytes: int  # the longest text accepted
-
-    def check_text(self, text: str) -> SetupCheck: ...
+    def check_text(self, text: str) -> SetupCheck:
+        """``text`` checked; too long a text is a problem like any other."""
+        ...
 
     def check_model(self, model: Mapping[str, JSON]) -> SetupCheck: ...
 

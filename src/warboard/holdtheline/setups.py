@@ -74,8 +74,6 @@ def _checked(scenario: Scenario) -> SetupCheck:
 class HtlSetups:
     """``warboard.core.protocol.CustomSetups`` for Hold the Line."""
 
-    max_bytes = MAX_BYTES
-
     def check_text(self, text: str) -> SetupCheck:
         try:
             return _checked(scenario_from_text(text))

@@ -3,7 +3,7 @@
 // after every change (POST /api/scenarios/check). The model is the scenario file's data
 // (terrain by name); the server writes the TOML, stores it (POST /api/scenarios) and plays it.
 
-import { ApiError, api } from "../api.js";
+import { api } from "../api.js";
 import { h, mount } from "../dom.js";
 import { rememberGame } from "../store.js";
 import { toast } from "../toast.js";
@@ -19,23 +19,6 @@ const HELP = "Terrain is per hex: paint each hex. A river is a line of waterway 
   + "at bridge and ford hexes. Hexes are \"col,row\", 0,0 at the top left; odd rows sit half a "
   + "hex to the right. Every change is checked by the server's scenario validator; a problem "
   + "names its field and, when it has one, its hex (marked on the board).";
-
-const post = async (path, body) => {
-  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body) });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(res.status, data.error || `${res.status}`);
-  return data;
-};
-const scenarioApi = {
-  check: (body) => post("/api/scenarios/check", { game: GAME, ...body }),
-  store: (model) => post("/api/scenarios", { game: GAME, model }),
-  get: (id) => fetch(`/api/scenarios/custom/${encodeURIComponent(id)}`).then(async (r) => {
-    const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw new ApiError(r.status, data.error || `${r.status}`);
-    return data;
-  }),
-};
 
 const hexOf = (text) => text.split(",").map(Number);
 const key = ([c, r]) => `${c},${r}`;
@@ -107,7 +90,7 @@ export class ScenarioEditor {
     this.status.textContent = "Checking…";
     this.status.className = "editor-status checking";
     try {
-      const answer = await scenarioApi.check({ model: this.model });
+      const answer = await api.checkScenario({ game: GAME, model: this.model });
       if (asked !== this.asked) return; // a newer check is on its way
       this.checked = answer;
     } catch (e) {
@@ -262,7 +245,7 @@ export class ScenarioEditor {
       kind: sel("editor-kind", kinds.map((k) => [k, this.tables.units[k].label]), kind, () => {
         this.form.mp.value = this.tables.units[this.form.kind.value].max_mp;
       }),
-      mp: h("input", { id: "editor-mp", type: "number", min: 1, max: 4, value: f.mp?.value || this.tables.units[kind].max_mp }),
+      mp: h("input", { id: "editor-mp", type: "number", min: 1, max: this.tables.units[kind].max_mp, value: f.mp?.value || this.tables.units[kind].max_mp }),
       uid: h("input", { id: "editor-uid", size: 6, placeholder: "auto", value: f.uid?.value || "" }),
       lname: h("input", { id: "editor-lname", size: 10, placeholder: "name", value: f.lname?.value || "" }),
       combat: sel("editor-combat", [[1, "1"], [2, "2"]], f.combat?.value || 1),
@@ -425,7 +408,7 @@ export class ScenarioEditor {
 
   async upload(file) {
     if (!file) return;
-    const answer = await scenarioApi.check({ toml: await file.text() });
+    const answer = await api.checkScenario({ game: GAME, toml: await file.text() });
     if (!answer.ok) {
       this.checked = answer;
       this.showCheck();
@@ -437,7 +420,7 @@ export class ScenarioEditor {
 
   async save() {
     try {
-      const saved = await scenarioApi.store(this.model);
+      const saved = await api.storeScenario({ game: GAME, model: this.model });
       this.savedId = saved.id;
       history.replaceState(null, "", saved.url);
       this.showLinks(saved.id);
@@ -490,7 +473,7 @@ export async function showEditor(root) {
   const id = new URLSearchParams(location.search).get("scenario");
   if (id) {
     try {
-      const stored = await scenarioApi.get(id);
+      const stored = await api.customScenario(id);
       editor.load(stored.model);
       editor.showLinks(id);
     } catch (e) {
