@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 import sys
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +25,21 @@ from warboard.holdtheline.setups import scenario_from_text
 
 
 @pytest.fixture(scope="module")
-def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    db = tmp_path_factory.mktemp("custom") / "server.db"
-    with LiveServer(f"sqlite:///{db}") as server, \
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("custom") / "server.db"
+
+
+@pytest.fixture(scope="module")
+def http(database: Path) -> Iterator[httpx.Client]:
+    with LiveServer(f"sqlite:///{database}") as server, \
             httpx.Client(base_url=server.base, timeout=TIMEOUT) as client:
         yield client
+
+
+def stored_count(database: Path) -> int:
+    with closing(sqlite3.connect(database)) as db:
+        count: int = db.execute("SELECT count(*) FROM custom_scenarios").fetchone()[0]
+        return count
 
 
 def check(http: httpx.Client, **body: Any) -> dict[str, Any]:
@@ -93,14 +105,20 @@ def test_a_model_error_names_the_field_and_the_hex(http: httpx.Client) -> None:
     (SMALL_BATTLE.replace("sides.red", 'sides."../../etc/passwd"'), "side's name"),
     (SMALL_BATTLE.replace('id = "R1"', 'id = "/etc/passwd"'), "not a usable id"),
 ])
-def test_hostile_text_is_refused_and_nothing_is_stored(http: httpx.Client, toml: str,
-                                                       words: str) -> None:
+def test_hostile_text_is_refused_and_nothing_is_stored(http: httpx.Client, database: Path,
+                                                       toml: str, words: str) -> None:
     answer = check(http, toml=toml)
     assert answer["ok"] is False
     assert words in json.dumps(answer["errors"])
+    before = stored_count(database)
     stored = http.post("/api/scenarios", json={"game": "holdtheline", "toml": toml})
     assert stored.status_code == 422
     assert "not valid" in stored.json()["error"]
+    assert stored_count(database) == before
+    # nor is it played when given whole as a game option
+    game = http.post("/api/games", json={"game": "holdtheline",
+                                         "options": {"scenario_toml": toml}})
+    assert game.status_code == 422 and "scenario_toml" in game.json()["error"]
 
 
 def test_oversized_and_malformed_requests_are_refused(http: httpx.Client) -> None:

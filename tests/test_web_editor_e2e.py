@@ -1,10 +1,11 @@
 """The scenario editor (src/warboard/web/js/htl/editor.js) in a real browser against the real
-server: a small battle drawn by clicking, a live error shown on its hex and fixed, the battle
-saved, and a game of it started against the computer and played one move. One test: the
-browser tests are slow."""
+server: a packaged file uploaded and downloaded unchanged, a small battle drawn by clicking, a
+live error shown on its hex and fixed, the battle saved and opened again by its link, and a game
+of it started against the computer and played one move. One test: the browser tests are slow."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -14,12 +15,15 @@ playwright_api = pytest.importorskip(
     reason="the browser tests need the playwright package (pip install playwright)")
 
 from test_web_htl_e2e import MY_TURN, Tab, move_a_unit  # noqa: E402
+from warboard.holdtheline.scenario_file import load_scenario  # noqa: E402
+from warboard.holdtheline.setups import scenario_from_text  # noqa: E402
 from web_helpers import CHROMIUM, chromium, running_server, screenshots_dir  # noqa: E402
 
 if not CHROMIUM.exists():
     pytest.skip(f"the browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
 
 expect = playwright_api.expect
+PACKAGED = Path(__file__).resolve().parent.parent / "src/warboard/holdtheline/scenarios"
 STATUS = ".editor-status"
 
 
@@ -50,6 +54,17 @@ def test_draw_check_save_and_play_a_battle(server: str,
         tab.goto("/")
         page.locator(".site-nav a[href='/editor']").click()  # the lobby links to it
         expect(page.locator(".editor-help")).to_contain_text("waterway hexes")
+        # a packaged file uploaded and downloaded is the same scenario
+        page.set_input_files("#editor-upload", str(PACKAGED / "tutorial.toml"))
+        expect(page.locator("#editor-title")).to_have_value("The Forage War")
+        expect(page.locator(STATUS)).to_have_attribute("data-ok", "true")
+        with page.expect_download() as download:
+            page.locator("#editor-download").click()
+        text = Path(download.value.path()).read_text()
+        assert dataclasses.replace(scenario_from_text(text), name="tutorial") \
+            == load_scenario("tutorial")
+        page.get_by_role("button", name="New").click()
+        expect(page.locator("#editor-title")).to_have_value("My battle")
         # a small board, a few hexes painted
         page.fill("#editor-cols", "6")
         page.fill("#editor-rows", "5")
@@ -97,6 +112,12 @@ def test_draw_check_save_and_play_a_battle(server: str,
         expect(link).to_contain_text("/editor?scenario=")
         assert "/editor?scenario=" in page.url
         page.screenshot(path=str(shots / "editor-saved.png"))
+        # the link opens it again, for anyone
+        page.goto(link.get_attribute("href"))
+        expect(page.locator(STATUS)).to_have_attribute("data-ok", "true")
+        expect(page.locator("#editor-cols")).to_have_value("6")
+        expect(page.locator("#editor-american-ap")).to_have_value("3")
+        expect(page.locator(".hl-units .leader")).to_have_count(2)
         page.get_by_role("button", name="Play against the computer").click()
         page.wait_for_url("**/play/**")
         page.wait_for_selector(MY_TURN, timeout=60_000)

@@ -89,6 +89,8 @@ export class ScenarioEditor {
     const asked = ++this.asked;
     this.status.textContent = "Checking…";
     this.status.className = "editor-status checking";
+    this.status.dataset.ok = "checking"; // nothing is saved or downloaded from an old answer
+    for (const b of this.needValid) b.disabled = true;
     try {
       const answer = await api.checkScenario({ game: GAME, model: this.model });
       if (asked !== this.asked) return; // a newer check is on its way
