@@ -65,7 +65,6 @@ export class ScenarioEditor {
     this.tables = tables;
     this.model = blankModel();
     this.checked = null; // the server's last answer
-    this.savedId = null;
     this.tool = "terrain";
     this.brush = "forest";
     this.sideName = "american";
@@ -79,7 +78,7 @@ export class ScenarioEditor {
   /** Change the model, redraw and check it again (debounced). */
   change(fn, { forms = true } = {}) {
     fn(this.model);
-    this.savedId = null;
+    this.unshare();
     this.render(forms);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.check(), CHECK_DELAY_MS);
@@ -216,10 +215,18 @@ export class ScenarioEditor {
 
   load(model) {
     this.model = model;
+    this.unshare();
     this.sideName = Object.keys(model.sides)[0];
     this.into = "board";
     this.render(true);
     this.check();
+  }
+
+  /** The saved battle's link and games are no longer this one's: save it again to share it. */
+  unshare() {
+    if (!this.links.firstChild) return;
+    mount(this.links);
+    history.replaceState(null, "", "/editor");
   }
 
   render(forms) {
@@ -245,7 +252,7 @@ export class ScenarioEditor {
     const kind = f.kind?.value || kinds[0];
     this.form = {
       kind: sel("editor-kind", kinds.map((k) => [k, this.tables.units[k].label]), kind, () => {
-        this.form.mp.value = this.tables.units[this.form.kind.value].max_mp;
+        this.form.mp.value = this.form.mp.max = this.tables.units[this.form.kind.value].max_mp;
       }),
       mp: h("input", { id: "editor-mp", type: "number", min: 1, max: this.tables.units[kind].max_mp, value: f.mp?.value || this.tables.units[kind].max_mp }),
       uid: h("input", { id: "editor-uid", size: 6, placeholder: "auto", value: f.uid?.value || "" }),
@@ -423,8 +430,6 @@ export class ScenarioEditor {
   async save() {
     try {
       const saved = await api.storeScenario({ game: GAME, model: this.model });
-      this.savedId = saved.id;
-      history.replaceState(null, "", saved.url);
       this.showLinks(saved.id);
     } catch (e) {
       toast(`Not saved: ${e.message}`, "error");
@@ -432,7 +437,9 @@ export class ScenarioEditor {
   }
 
   showLinks(id) {
-    const link = `${location.origin}/editor?scenario=${id}`;
+    const path = `/editor?scenario=${encodeURIComponent(id)}`;
+    const link = `${location.origin}${path}`;
+    history.replaceState(null, "", path);
     const play = (mode, label) => h("button", { type: "button", class: "btn primary", "data-mode": mode,
       onclick: () => this.play(id, mode) }, label);
     mount(this.links, h("p", {}, "Saved. Share it: ", h("a", { href: link, id: "editor-link" }, link)),
