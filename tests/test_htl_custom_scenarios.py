@@ -5,13 +5,22 @@ option ``scenario_toml`` plays one, and the checks name the field and the hex.""
 from __future__ import annotations
 
 import dataclasses
+import tomllib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from custom_scenarios import SMALL_BATTLE
 from warboard.core import registry
 from warboard.holdtheline.scenario_file import load_scenario, scenario_names
-from warboard.holdtheline.scenario_toml import scenario_to_model, scenario_to_toml
+from warboard.holdtheline.scenario_toml import (
+    _key,
+    _long_text,
+    _value,
+    scenario_to_model,
+    scenario_to_toml,
+)
 from warboard.holdtheline.setups import SETUPS, scenario_from_text
 
 
@@ -49,3 +58,16 @@ def test_a_problem_names_its_hex_from_the_words_or_the_field() -> None:
     [no_hex] = SETUPS.check_text(SMALL_BATTLE.replace('first = "blue"', 'first = "green"'))\
         .problems
     assert (no_hex.field, no_hex.at) == ("first", None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=400)
+       | st.lists(st.sampled_from(["a", " ", "  ", '"', '"""', "\\", "\n", "\t", "word"]),
+                  max_size=120).map("".join))
+def test_a_long_text_reads_back_exactly(text: str) -> None:
+    assert tomllib.loads(f"v = {_long_text(text)}")["v"] == text
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+def test_a_string_and_a_key_read_back_exactly(text: str) -> None:
+    assert tomllib.loads(f"{_key(text)} = {_value(text)}") == {text: text}

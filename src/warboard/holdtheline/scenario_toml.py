@@ -106,8 +106,13 @@ def model_data(model: Mapping[str, Any]) -> dict[str, Any]:
 
 # ============================================================================ TOML text
 
+def _string(v: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's, and TOML refuses DEL unescaped too."""
+    return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def _key(key: str) -> str:
-    return key if BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+    return key if BARE_KEY.match(key) else _string(key)
 
 
 def _value(v: Any) -> str:
@@ -117,12 +122,29 @@ def _value(v: Any) -> str:
     if isinstance(v, int):
         return str(v)
     if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
+        return _string(v)
     if isinstance(v, list | tuple):
         return "[" + ", ".join(_value(x) for x in v) + "]"
     if isinstance(v, Mapping):
         return "{" + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + "}"
     raise TypeError(f"no TOML value for {type(v).__name__}")
+
+
+LINE = 96  # the width a long text is wrapped to
+AFTER_SPACES = re.compile(r"(?<= )(?=\S)")
+
+
+def _long_text(v: str) -> str:
+    """A long text as a multi-line string, wrapped after spaces with line-ending backslashes
+    (TOML drops the backslash, the newline and the next line's leading spaces: the wrap is
+    always after the last space, so none is lost); escapes as in ``_value``."""
+    lines = [""]
+    for word in AFTER_SPACES.split(_string(v)[1:-1]):
+        if lines[-1] and len(lines[-1]) + len(word) > LINE:
+            lines[-1] += "\\"
+            lines.append("")
+        lines[-1] += word
+    return '"""\n' + "\n".join(lines) + '"""'
 
 
 def _assign(key: str, v: Any) -> list[str]:
@@ -146,6 +168,8 @@ def scenario_to_toml(s: Scenario) -> str:
     for key, v in _top(s).items():
         if key == "date":
             lines.append(f"date = {v}")  # a TOML date, unquoted
+        elif key in ("history", "special_rules"):
+            lines.append(f"{key} = {_long_text(v)}")
         elif key != "options" or v:
             lines += _assign(key, v)
     lines += ["", "# . clear  f forest  h hill  t town  s swamp  w waterway  b bridge  d ford  "
