@@ -119,7 +119,7 @@ SINCE_BASELINE = {("add_table", "chat"), ("add_index", "chat_game"),
                   ("add_index", "ix_player_transfers_player_id"),
                   ("add_index", "ratings_game_rating"), ("add_column", "games.rated"),
                   ("add_column", "seats.player_id"), ("add_index", "seats_player"),
-                  ("add_fk", "seats"),
+                  ("add_fk", "seats"), ("add_table", "custom_scenarios"),
                   ("add_table", "campaigns"), ("add_column", "games.campaign")}
 
 

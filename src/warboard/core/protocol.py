@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -203,3 +204,51 @@ def outcome_probabilities_ok(outcomes: Sequence[tuple[Action, float]]) -> bool:
     return bool(outcomes) and all(p > 0 for _, p in outcomes) and abs(
         sum(p for _, p in outcomes) - 1.0
     ) < 1e-9
+
+
+# ----------------------------------------------------------------------------- custom setups
+# A game whose players may design their own battles (``GameInfo.custom_setups``) checks and
+# turns their text into game options through these; the server stores the text, never a path.
+
+@dataclass(frozen=True)
+class SetupProblem:
+    """What is wrong with a custom setup: the ``field`` (a path into the text's data, e.g.
+    ``sides.british.units[3].at``), the ``problem``, and the board place it names, if any."""
+
+    field: str
+    problem: str
+    at: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"field": self.field, "problem": self.problem,
+                "at": None if self.at is None else list(self.at)}
+
+
+@dataclass(frozen=True)
+class SetupCheck:
+    """A custom setup checked: when valid (no ``problems``), its canonical ``text``, the
+    editor's ``model`` of it and a ``summary`` for lists; else what is wrong."""
+
+    text: str = ""
+    model: dict[str, JSON] | None = None
+    summary: dict[str, JSON] | None = None
+    problems: tuple[SetupProblem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class CustomSetups(Protocol):
+    """A game's own-battle capability: check a setup given as text or as the editor's model,
+    and the game options that play a valid text."""
+
+    def check_text(self, text: str) -> SetupCheck:
+        """``text`` checked; too long a text is a problem like any other."""
+        ...
+
+    def check_model(self, model: Mapping[str, JSON]) -> SetupCheck: ...
+
+    def options_for(self, text: str) -> dict[str, JSON]:
+        """The options of ``make_game`` that play ``text`` (valid: ``check_text`` passed)."""
+        ...

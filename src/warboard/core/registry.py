@@ -47,7 +47,9 @@ class GameInfo:
 
     ``server_setup`` and ``scenarios`` are ``"module:function"``: the first is called once in
     every server process before it serves (the engine's caches sized for a server), the second
-    lists the game's scenarios for the lobby. ``env_name`` names the game's Gymnasium
+    lists the game's scenarios for the lobby. ``custom_setups`` is ``"module:object"``, a
+    ``warboard.core.protocol.CustomSetups``: the game lets players design their own battles
+    (the web editor, ``/api/scenarios``). ``env_name`` names the game's Gymnasium
     environment, ``warboard/NAME-v0`` (``warboard.adapters.gym_envs``; it needs ``encoding``).
     ``series`` is ``"module:attribute"``, the game's ``Series`` (its campaigns: ``series_of``).
     """
@@ -64,6 +66,7 @@ class GameInfo:
     vector: str | None = None
     server_setup: str | None = None
     scenarios: str | None = None
+    custom_setups: str | None = None
     env_name: str | None = None
     series: str | None = None
     hidden_information: bool = False  # a seat may not see everything (the card games' hands)

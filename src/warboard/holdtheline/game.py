@@ -2,8 +2,10 @@
 
 ``make_game("holdtheline", {"scenario": "trenton", "options": {"leader_ratings": True}})``: the
 scenario is a packaged scenario's name (never a path), or a ``Scenario`` object from Python (a
-file read by ``load_scenario_file``, tests). The game's options are merged over the scenario's
-own (``scenario.options``).
+file read by ``load_scenario_file``, tests); or ``{"scenario_toml": TEXT}``, a scenario of one's
+own given whole (the web editor's, ``warboard.holdtheline.setups``): the game's options then
+carry it, so a stored game and a record replay without any file. The game's options are
+merged over the scenario's own (``scenario.options``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from warboard.core.protocol import JSON, Game
 from warboard.holdtheline import actions as act
 from warboard.holdtheline.board import Board
 from warboard.holdtheline.hexes import Hex
-from warboard.holdtheline.options import Options
+from warboard.holdtheline.options import OPTIONS, Options
 from warboard.holdtheline.pieces import Roster
 from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.state import HtlState
@@ -34,10 +36,13 @@ class HoldTheLineGame(Game):
     def __init__(self, name: str = "holdtheline", options: Mapping[str, Any] | None = None,
                  scenario: Scenario | None = None) -> None:
         options = dict(options or {})
-        unknown = set(options) - {"scenario", "options"}
+        unknown = set(options) - {"scenario", "scenario_toml", "options"}
         if unknown:
             raise ValueError(f"unknown option {sorted(unknown)[0]!r} for holdtheline; "
-                             "options: scenario, options")
+                             "options: scenario, scenario_toml, options")
+        text = options.get("scenario_toml")
+        if text is not None:
+            scenario = _custom(options, text)
         if scenario is None:
             scenario = options.get("scenario", DEFAULT_SCENARIO)
         if not isinstance(scenario, Scenario):
@@ -50,7 +55,8 @@ class HoldTheLineGame(Game):
         self.name = name
         self.scenario = scenario
         self.opts = Options.from_mapping({**scenario.options, **rules})
-        self.options: dict[str, Any] = {"scenario": scenario.name}
+        self.options: dict[str, Any] = ({"scenario_toml": text} if text is not None
+                                        else {"scenario": scenario.name})
         if rules:
             self.options["options"] = dict(rules)
         self.tables = TABLES
@@ -115,8 +121,8 @@ class HoldTheLineGame(Game):
         return None
 
     def public_data(self) -> dict[str, Any]:
-        """The terrain and unit tables for a client's labels and map key
-        (``GET /api/rules/{game}``): the same for every scenario."""
+        """The terrain and unit tables for a client's labels and map key, and the optional
+        rules (``GET /api/rules/{game}``): the same for every scenario."""
         t = self.tables
         return {
             "game": self.name,
@@ -128,10 +134,28 @@ class HoldTheLineGame(Game):
                              "max_mp": u.max_mp} for kind, u in t.units.items()},
             "leader": {"movement": t.leader_movement, "escape": t.leader_escape},
             "ap": dict(t.ap),
+            # the optional rules by name, for the scenario editor's choices
+            "options": {name: {"rule": rule, "text": text}
+                        for name, (rule, text) in OPTIONS.items()},
         }
 
     def __repr__(self) -> str:
         return f"HoldTheLineGame({self.scenario.name!r}, {self.opts.to_json()!r})"
+
+
+def _custom(options: Mapping[str, Any], text: object) -> Scenario:
+    """The scenario of the option ``scenario_toml``; ``ValueError`` saying what is wrong."""
+    from warboard.core.errors import DataFileError
+    from warboard.holdtheline.setups import scenario_from_text
+
+    if "scenario" in options:
+        raise ValueError("options scenario and scenario_toml exclude each other")
+    if not isinstance(text, str):
+        raise ValueError("option scenario_toml must be a scenario's TOML text")
+    try:
+        return scenario_from_text(text)
+    except DataFileError as exc:
+        raise ValueError(f"option scenario_toml: {exc}") from None
 
 
 def scenario_roster(scenario: Scenario) -> Roster:

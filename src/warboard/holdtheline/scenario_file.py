@@ -129,7 +129,8 @@ class _Parser:
     def hex(self, where: str, value: Any) -> Hex:
         """A hex written "col,row" or [col, row]; it must be on the board."""
         if isinstance(value, str):
-            m = re.fullmatch(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", value)
+            # at most 9 digits: a number is never too long for int() (a client's text)
+            m = re.fullmatch(r"\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*", value)
             if not m:
                 raise self.error(where, f'must be a hex "col,row" (e.g. "4,3"), not {value!r}')
             h = (int(m.group(1)), int(m.group(2)))

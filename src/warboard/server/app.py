@@ -29,6 +29,7 @@ from warboard.server import campaigns, tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
+from warboard.server.custom_scenarios import custom_scenario_routes, with_custom_scenario
 from warboard.server.lobby import Lobby
 from warboard.server.messages import (
     GameCreated,
@@ -57,7 +58,7 @@ from warboard.server.tokens import TOKEN_MAX_LENGTH
 
 WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
 PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules", "/players", "/players/{player_id}",
-         "/leaderboard", "/leaderboard/{game}")
+         "/leaderboard", "/leaderboard/{game}", "/editor")
 POLICY_VIOLATION = 1008  # WebSocket close code for an unknown game or a bad token
 UNCOUNTED = ("/api/health", "/api/ready")  # API paths outside the request quota (monitoring)
 READY_SECONDS = 5.0  # the longest /api/ready waits for the database's answer
@@ -131,6 +132,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     app.add_middleware(RequestQuota, quotas=quotas)
     app.state.storage = storage  # for the players' dependencies (warboard.server.players)
     app.include_router(player_routes(storage, quotas))
+    app.include_router(custom_scenario_routes(storage, quotas))
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
@@ -219,7 +221,8 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     async def create_game(request: Request,
                           player: Annotated[Player | None, Depends(signed_in)]) -> GameCreated:
         client = await new_game_by(request)
-        return await tables.create(parse_create(await read_body(request)), client, player)
+        wanted = await with_custom_scenario(storage, parse_create(await read_body(request)))
+        return await tables.create(wanted, client, player)
 
     listed_tokens = Query("", max_length=MAX_LISTED_TOKENS * (TOKEN_MAX_LENGTH + 1))
 

@@ -97,6 +97,8 @@ class CreateGame(_Strict):
     clock: RealClock | CorrespondenceClock | None = None
     # a series of the game (its campaign) to play from its first game: the options are its
     campaign: str | None = Field(default=None, min_length=1, max_length=64)
+    # a stored scenario of one's own (POST /api/scenarios) to play: its id, never a path
+    custom_scenario: str | None = Field(default=None, pattern=r"^[a-z0-9]{1,16}$")
 
 
 class TokenBody(_Strict):

@@ -1,7 +1,7 @@
-"""What one client may spend: games created a minute, players created an hour, WebSocket
-messages a second, chat lines a second, API requests a minute (moving windows counted in
-memory or in Redis: ``windows``), and the WebSocket connections it holds open at once (counted
-here, per process).
+"""What one client may spend: games created a minute, players and custom scenarios created an
+hour, WebSocket messages a second, chat lines a second, API requests a minute (moving windows
+counted in memory or in Redis: ``windows``), and the WebSocket connections it holds open at once
+(counted here, per process).
 
 A limit that is used up answers how many seconds to wait (``Retry-After``); ``None`` means go
 ahead. When the shared counter (Redis) cannot be reached the request is let through and a
@@ -42,6 +42,7 @@ class Quotas:
         self._windows = windows_for(settings.rate_limit_storage)
         self._games = Limit("games", settings.games_per_minute, 60)
         self._players = Limit("players", settings.players_per_hour, 3600)
+        self._scenarios = Limit("scenarios", settings.scenarios_per_hour, 3600)
         self._messages = Limit("messages", settings.messages_per_second, 1)
         self._requests = Limit("requests", settings.requests_per_minute, 60)
         self._chat = Limit("chat", settings.chat_per_second, 1)
@@ -69,6 +70,10 @@ class Quotas:
         """Count a player ``client`` creates; seconds to wait when it may not now."""
         return self._hit(self._players, client)
 
+    def new_scenario(self, client: str) -> float | None:
+        """Count a custom scenario ``client`` stores; seconds to wait when it may not now."""
+        return self._hit(self._scenarios, client)
+
     def message(self, client: str) -> float | None:
         """Count a WebSocket message from ``client``."""
         return self._hit(self._messages, client)
@@ -88,6 +93,10 @@ class Quotas:
     @property
     def players_per_hour(self) -> int:
         return self._players.amount
+
+    @property
+    def scenarios_per_hour(self) -> int:
+        return self._scenarios.amount
 
     @property
     def messages_per_second(self) -> int:

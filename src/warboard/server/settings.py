@@ -81,6 +81,9 @@ class ServerSettings(BaseSettings):
     players_per_hour: int = Field(
         default=10, ge=0,
         description="new players (names with a key) one client may create an hour")
+    scenarios_per_hour: int = Field(
+        default=30, ge=0,
+        description="custom scenarios (the web editor's) one client may store an hour")
     messages_per_second: int = Field(
         default=20, ge=0,
         description="WebSocket messages one client may send a second, over all its connections")

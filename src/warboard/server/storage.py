@@ -58,6 +58,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     and_,
     bindparam,
@@ -247,6 +248,19 @@ class ChatRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(String(CHAT_MAX_LENGTH))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CustomScenarioRow(Base):
+    """A battle of a player's own design (the web editor): its game and its text, checked by
+    the game before it was stored (``GameInfo.custom_setups``); shared by its id."""
+
+    __tablename__ = "custom_scenarios"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
 
 
 class CampaignRow(Base):
@@ -1038,6 +1052,19 @@ class Storage:
         return [(g, seat) for g in games for seat in found[g.id]]
 
     # ------------------------------------------------------------------ players
+
+    def add_custom_scenario(self, scenario_id: str, game: str, text: str) -> None:
+        """Store a checked custom scenario under a new id."""
+        with self._transaction(f"scenario {scenario_id}: cannot store it") as db:
+            db.execute(insert(CustomScenarioRow).values(
+                id=scenario_id, game=game, text=text, created=now()))
+
+    def custom_scenario(self, scenario_id: str) -> tuple[str, str] | None:
+        """A stored custom scenario's game and text."""
+        with self._failures(f"scenario {scenario_id}: cannot read it"), \
+                Session(self.engine) as db:
+            row = db.get(CustomScenarioRow, scenario_id)
+            return None if row is None else (row.game, row.text)
 
     def create_player(self, player: Player, name_key: str, key_hash: str) -> None:
         """Store a new player with its first key; ``StorageConflict`` (nothing stored) when

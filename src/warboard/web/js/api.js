@@ -54,6 +54,10 @@ export const api = {
   rules: (game) => call("GET", `/api/rules/${encodeURIComponent(game)}`),
   scenarios: () => call("GET", "/api/scenarios"),
   campaigns: () => call("GET", "/api/campaigns"),
+  // scenarios of one's own (the editor): {game, toml} or {game, model}
+  checkScenario: (body) => call("POST", "/api/scenarios/check", body),
+  storeScenario: (body) => call("POST", "/api/scenarios", body),
+  customScenario: (id) => call("GET", `/api/scenarios/custom/${encodeURIComponent(id)}`),
   signUp: (name) => call("POST", "/api/players", { name }),
   transferOut: () => call("POST", "/api/players/me/transfer"),
   transferIn: (code) => call("POST", "/api/players/transfer", { code }),

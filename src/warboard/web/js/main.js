@@ -1,5 +1,6 @@
 // The router: one page shell (index.html) for every address the server sends it for.
 
+import { showEditor } from "./htl/editor.js";
 import { showLobby } from "./lobby.js";
 import { redeemTransfer, showLeaderboard, showPlayers, showProfile } from "./players.js";
 import { showReplay } from "./replay.js";
@@ -12,13 +13,15 @@ function route() {
   const root = document.getElementById("app");
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const m = /^\/(play|replay)\/([^/]+)$/.exec(path);
-  document.body.dataset.page = m ? m[1] : path === "/rules" ? "rules" : path === "/" ? "lobby" : "other";
+  document.body.dataset.page = m ? m[1] : path === "/rules" ? "rules" : path === "/editor" ? "editor"
+    : path === "/" ? "lobby" : "other";
   for (const a of document.querySelectorAll(".site-nav a")) {
     a.toggleAttribute("aria-current", a.getAttribute("href") === path);
   }
   if (m && m[1] === "play") return showTable(root, decodeURIComponent(m[2]));
   if (m && m[1] === "replay") return showReplay(root, decodeURIComponent(m[2]));
   if (path === "/rules") return showRules(root);
+  if (path === "/editor") return showEditor(root);
   const player = /^\/players\/([^/]+)$/.exec(path);
   if (player) return showProfile(root, decodeURIComponent(player[1]));
   if (path === "/players") return showPlayers(root);
