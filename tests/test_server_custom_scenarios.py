@@ -206,6 +206,8 @@ def test_a_stored_scenario_is_played_against_the_computer_across_a_restart(
         assert state["version"] >= version
         assert state["view"]["title"] == "A skirmish at the ford"
         assert state["view"]["cols"] == 6
+        # the state names the scenario; its text stays in the stored game and the record
+        assert state["options"] == {"scenario": "custom", "title": "A skirmish at the ford"}
         play_moves(server.base, game_id, token, 1)  # it goes on
         with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={token}",
                      open_timeout=TIMEOUT) as ws:

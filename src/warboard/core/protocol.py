@@ -239,6 +239,7 @@ class SetupCheck:
         return not self.problems
 
 
+@runtime_checkable
 class CustomSetups(Protocol):
     """A game's own-battle capability: check a setup given as text or as the editor's model,
     and the game options that play a valid text."""
@@ -251,4 +252,9 @@ class CustomSetups(Protocol):
 
     def options_for(self, text: str) -> dict[str, JSON]:
         """The options of ``make_game`` that play ``text`` (valid: ``check_text`` passed)."""
+        ...
+
+    def listed_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
+        """``options`` as state messages and the lobby show them: a custom setup's whole text
+        (kept in the stored game and its record) replaced by its name."""
         ...

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from warboard.core.protocol import Game, Series
+from warboard.core.protocol import JSON, CustomSetups, Game, Series
 
 GAME_PACKAGES = ("warboard.hill218", "warboard.holdtheline")  # each with plugin.GAMES
 
@@ -141,6 +141,24 @@ def series_of(name: str) -> Series | None:
     if not isinstance(series, Series):
         raise TypeError(f"game {name!r}: {ref} is not a Series")
     return series
+
+
+def custom_setups_of(name: str) -> CustomSetups | None:
+    """The ``CustomSetups`` of game ``name`` (``None`` when it has none)."""
+    ref = info(name).custom_setups
+    if ref is None:
+        return None
+    setups = resolve(ref)
+    if not isinstance(setups, CustomSetups):
+        raise TypeError(f"game {name!r}: {ref} is not a CustomSetups")
+    return setups
+
+
+def listed_options(name: str, options: Mapping[str, JSON]) -> dict[str, JSON]:
+    """Game ``name``'s ``options`` as messages and lists show them (a custom setup's text
+    left out: ``CustomSetups.listed_options``)."""
+    setups = custom_setups_of(name)
+    return dict(options) if setups is None else setups.listed_options(options)
 
 
 def resolve(ref: str) -> Any:

@@ -95,5 +95,13 @@ class HtlSetups:
     def options_for(self, text: str) -> dict[str, Any]:
         return {"scenario_toml": text}
 
+    def listed_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        listed = {k: v for k, v in options.items() if k != "scenario_toml"}
+        text = options.get("scenario_toml")
+        if isinstance(text, str):
+            listed["scenario"] = CUSTOM_NAME
+            listed["title"] = scenario_from_text(text).title
+        return listed
+
 
 SETUPS = HtlSetups()

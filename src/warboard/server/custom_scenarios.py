@@ -45,12 +45,11 @@ class ScenarioBody(BaseModel):
 def setups_of(game: str) -> CustomSetups:
     """The game's custom setups; 404 when it has none, or is no game."""
     try:
-        ref = registry.info(game).custom_setups
+        setups = registry.custom_setups_of(game)
     except ValueError as exc:
         raise Refused(str(exc), 404) from None
-    if ref is None:
+    if setups is None:
         raise Refused(f"the game {game!r} has no scenarios of one's own", 404)
-    setups: CustomSetups = registry.resolve(ref)
     return setups
 
 

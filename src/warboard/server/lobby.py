@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 from warboard.ai.levels import LEVELS
+from warboard.core import registry
 from warboard.server.messages import LiveGame, LobbyListing, OpenGame, encode
 from warboard.server.spectators import Audience
 from warboard.server.storage import Storage, StorageError
@@ -55,12 +56,14 @@ class Lobby:
         except StorageError as exc:
             raise unavailable("the lobby cannot be read now", exc) from None
         return LobbyListing(
-            open=[OpenGame(id=g.id, game=g.game, options=g.options, rated=g.rated,
+            open=[OpenGame(id=g.id, game=g.game, options=registry.listed_options(g.game, g.options),
+                           rated=g.rated,
                            clock=g.clock, seat=g.names.index(None),
                            poster=next(name for name in g.names if name is not None),
                            created=g.created)
                   for g in waiting if g.names.count(None) == 1],
-            live=[LiveGame(id=g.id, game=g.game, options=g.options, rated=g.rated,
+            live=[LiveGame(id=g.id, game=g.game, options=registry.listed_options(g.game, g.options),
+                           rated=g.rated,
                            clock=g.clock, players=list(g.names),
                            spectators=self.audience.count(g.id), updated=g.updated)
                   for g in playing],

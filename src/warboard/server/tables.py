@@ -34,7 +34,7 @@ from typing import Any, NoReturn, Protocol
 from warboard.core.errors import IllegalActionError, RecordError, WarboardError
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
 from warboard.core.record import Recorder, export_for_seat
-from warboard.core.registry import make_game
+from warboard.core.registry import listed_options, make_game
 from warboard.core.replay import seen_by, steps_as_seen
 from warboard.core.session import Session
 from warboard.server import campaigns, tokens
@@ -208,6 +208,7 @@ class Table:
         self.rematch = data.rematch
         self.campaign = data.campaign  # the series of games it belongs to, if any
         self.game: Game = game if game is not None else make_game(data.game, data.options)
+        self.listed_options = listed_options(self.game.name, self.game.options)
         self.seats = {s.seat: s for s in data.seats}
         # a result the server ruled rather than the engine: a resignation, an expiry, a flag,
         # a claim (set once the events are replayed)
@@ -302,7 +303,7 @@ class Table:
         if self.last is not None and self.last.shown[seat]:
             last = {"seat": self.last.seat, "action": self.last.action}
         return {"type": "state", "id": self.id, "game": self.game.name,
-                "options": dict(self.game.options), "mode": self.mode, "rated": self.rated,
+                "options": self.listed_options, "mode": self.mode, "rated": self.rated,
                 "seat": seat, "version": self.version, "status": status, "result": self.result,
                 "players": self.players(), "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
