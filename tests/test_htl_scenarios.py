@@ -41,6 +41,9 @@ RATINGS = {
     "princeton": {"Washington": (2, 2), "Mercer": (1, 1), "Mawhood": (2, 2), "Leslie": (1, 1)},
     "bemis_heights": {"Gates": (1, 1), "Arnold": (2, 1), "Burgoyne": (1, 1), "Fraser": (2, 1)},
     "hobkirks_hill": {"Greene": (1, 2), "Huger": (1, 1), "Rawdon": (2, 2), "Watson": (1, 1)},
+    "long_island": {"Washington": (2, 2), "Putnam": (1, 1), "Howe": (1, 2), "Heister": (1, 1)},
+    "harlem_heights": {"Washington": (2, 2), "Knowlton": (1, 1), "Howe": (1, 2), "Leslie": (1, 1)},
+    "white_plains": {"Washington": (2, 2), "McDougall": (1, 1), "Howe": (1, 2), "Rahl": (2, 1)},
 }
 
 
@@ -77,7 +80,8 @@ def test_list_puts_the_tutorial_first_then_by_date():
 def test_every_scenario_loads_and_is_sane(name):
     sc = load_scenario(name)
     assert isinstance(sc, Scenario) and sc.name == name
-    assert (sc.cols, sc.rows) == (13, 9)
+    # the default board, except a grand-tactical battle (rule 11.15), which says so
+    assert (sc.cols, sc.rows) == (13, 9) or "11.15" in sc.special_rules
     assert len(sc.history) > 400, "a paragraph of history"
     assert sc.turn_limit >= 5
     assert set(sc.terrain.values()) <= set(TERRAINS)
@@ -110,7 +114,8 @@ def test_packaged_file_loads_the_same_from_a_path(name, tmp_path):
 @pytest.mark.parametrize("name", sorted(RATINGS))
 def test_leader_ratings_follow_rule_11_6(name):
     sc = load_scenario(name)
-    got = {ld.name: ld.rating for side in sc.sides for ld in side.leaders}
+    got = {ld.name: ld.rating for side in sc.sides
+           for ld in (*side.leaders, *(ld for r in side.reinforcements for ld in r.leaders))}
     assert got == RATINGS[name]
 
 
@@ -139,6 +144,61 @@ def test_bemis_heights_and_hobkirks_hill_command_ap():
     hobkirk = load_scenario("hobkirks_hill")
     assert hobkirk.sides[0].command_ap == (2,)
     assert hobkirk.sides[0].action_die == (1, 2, 0)  # a 3 counts as 0
+
+
+def place(sc: Scenario, name: str):
+    return next(h for h, n in sc.places.items() if n == name)
+
+
+def test_long_island_is_grand_tactical_and_turned_by_the_jamaica_pass():
+    sc = load_scenario("long_island")
+    americans, british = sc.sides
+    assert sc.cols > 13 and sc.rows > 9 and "11.15" in sc.special_rules
+    assert "grand_tactical" not in sc.options  # meant for it, off by default
+    assert sc.first == 1 and sc.time_out_winner == 0  # Howe did not storm the lines
+    passes = [place(sc, n) for n in ("Gowanus road pass", "Flatbush Pass", "Bedford Pass")]
+    assert set(americans.vp_counters) == set(passes)
+    jamaica = place(sc, "Jamaica Pass")
+    assert jamaica not in americans.vp_counters and jamaica in british.reinforcements[0].entry
+    # Clinton's column (Howe with it) comes in behind the heights, north of the pass
+    (column,) = british.reinforcements
+    assert [ld.name for ld in column.leaders] == ["Howe"]
+    assert all(u.at[1] <= jamaica[1] for u in column.units)
+    assert british.command_ap_on(column.turn - 1) < british.command_ap_on(column.turn)
+    (crossing,) = americans.reinforcements
+    assert [ld.name for ld in crossing.leaders] == ["Washington"]
+    assert all(sc.terrain_at(place(sc, n)) == "entrenchment"
+               for n in ("Fort Box", "Fort Greene", "Fort Putnam"))
+
+
+def test_harlem_heights_is_fought_for_the_buckwheat_field():
+    sc = load_scenario("harlem_heights")
+    americans, british = sc.sides
+    assert sc.first == 0 and sc.time_out_by_vp
+    assert set(british.vp_counters) == {place(sc, "the buckwheat field"),
+                                        place(sc, "the Jones farm")}
+    assert americans.vp_counters == (place(sc, "the American lines"),)
+    knowlton = next(ld for ld in americans.leaders if ld.name == "Knowlton")
+    assert next(u.kind for u in americans.units if u.at == knowlton.at) == "light"
+    assert [r.turn for r in british.reinforcements] == [3, 5]
+    assert [ld.name for r in british.reinforcements for ld in r.leaders] == ["Howe"]
+
+
+def test_white_plains_is_the_fight_for_chattertons_hill():
+    sc = load_scenario("white_plains")
+    americans, british = sc.sides
+    assert sc.first == 1 and sc.time_out_winner == 0
+    hill = place(sc, "Chatterton's Hill")
+    assert sc.terrain_at(hill) == "hill" and hill in americans.vp_counters
+    mcdougall = next(ld for ld in americans.leaders if ld.name == "McDougall")
+    assert mcdougall.at == hill
+    # the Bronx River runs between the hill and the British batteries, crossed at the ford
+    river_col = place(sc, "the ford at the foot of the hill")[0]
+    assert all(sc.terrain_at((river_col, r)) in ("waterway", "ford", "bridge")
+               for r in range(sc.rows))
+    assert hill[0] < river_col < place(sc, "the British batteries")[0]
+    rahl = next(ld for ld in british.leaders if ld.name == "Rahl")
+    assert next(u.kind for u in british.units if u.at == rahl.at) == "elite"
 
 
 def test_every_terrain_has_a_map_letter():
