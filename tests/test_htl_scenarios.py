@@ -182,7 +182,7 @@ def test_brandywine_is_a_flank_march_on_a_larger_board():
 def test_monmouth_morning_lee_meets_the_turned_back_rear_guard():
     sc = load_scenario("monmouth_morning")
     americans, british = sc.sides
-    assert sc.first == 0 and sc.time_out_by_vp
+    assert sc.first == 0 and sc.time_out_winner == 1
     ((courthouse, vp),) = americans.objectives
     assert vp == 1 and sc.places[courthouse] == "Monmouth Courthouse"
     assert sc.terrain_at(courthouse) == "town"
