@@ -175,7 +175,7 @@ def test_brandywine_is_a_flank_march_on_a_larger_board():
     assert kinds(column.units)["elite"] == 4 and all(h[1] == 0 for h in column.entry)
     names = {sc.places[h] for h in americans.vp_counters}
     assert names == {"Birmingham Meeting House", "Proctor's battery", "Dilworth"}
-    assert americans.command_ap_on(4) == 3 and americans.command_ap_on(5) == 4
+    assert americans.command_ap_on(4) == 2 and americans.command_ap_on(5) == 4
     assert sc.first == 1 and sc.time_out_winner == 0
 
 
@@ -197,6 +197,7 @@ def test_monmouth_afternoon_washington_holds_the_line():
     sc = load_scenario("monmouth_afternoon")
     americans, british = sc.sides
     assert sc.first == 1 and sc.time_out_winner == 0
+    assert americans.command_ap == (2,) and british.command_ap == (4,)
     counters = {sc.places[h]: h for h in americans.vp_counters}
     assert set(counters) == {"Perrine's Hill", "the causeway", "Comb's Hill"}
     assert sc.terrain_at(counters["Comb's Hill"]) == "hill"
