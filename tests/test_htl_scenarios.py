@@ -156,7 +156,8 @@ def test_bemis_heights_follows_the_order_of_battle():
     # Morgan and Dearborn go round the British right (west), where the light infantry stand;
     # Poor's brigade goes at the grenadiers on the British left (east)
     assert at["MR"][0] < at["P1"][0] and at["LI"][0] < at["GR"][0]
-    (militia,) = americans.reinforcements
+    brigades, militia = americans.reinforcements
+    assert brigades.turn == 2 and kinds(brigades.units) == {"regular": 2}
     assert militia.turn == 3 and kinds(militia.units) == {"militia": 2}
 
 
