@@ -165,8 +165,7 @@ def test_brandywine_is_a_flank_march_on_a_larger_board():
     sc = load_scenario("brandywine")
     americans, british = sc.sides
     assert "grand_tactical" not in sc.options and "11.15" in sc.special_rules
-    creek = {h for h, t in sc.terrain.items() if t in ("waterway", "ford")}
-    fords = {sc.places[h] for h in creek if sc.terrain[h] == "ford" and h in sc.places}
+    fords = {sc.places[h] for h, t in sc.terrain.items() if t == "ford" and h in sc.places}
     assert {"Chadds Ford", "Jefferies' Ford", "Trimble's Ford"} <= fords
     # Knyphausen starts west of the creek; Howe's column arrives on turn 3 by the north edge
     chadds = next(h for h, name in sc.places.items() if name == "Chadds Ford")
