@@ -19,7 +19,7 @@ SCENARIOS = ["tutorial", "trenton", "princeton", "bemis_heights", "hobkirks_hill
 RULES = {"force_march": True, "march_fatigue": True, "leader_ratings": True,
          "dragoon_evade": True, "hills_clear": True, "artillery_hill_range": True,
          "fire_advance": True, "flank_attacks": True}
-SIZES = {"tutorial": 2647, "trenton": 5699, "princeton": 9018, "bemis_heights": 14281,
+SIZES = {"tutorial": 2647, "trenton": 5699, "princeton": 9018, "bemis_heights": 16731,
          "hobkirks_hill": 13505}  # documented in docs/adapters.md
 
 
