@@ -44,7 +44,14 @@ RATINGS = {
     "long_island": {"Washington": (2, 2), "Putnam": (1, 1), "Howe": (1, 2), "Heister": (1, 1)},
     "harlem_heights": {"Washington": (2, 2), "Knowlton": (1, 1), "Howe": (1, 2), "Leslie": (1, 1)},
     "white_plains": {"Washington": (2, 2), "McDougall": (1, 1), "Howe": (1, 2), "Rahl": (2, 1)},
+    "brandywine": {"Washington": (2, 2), "Greene": (1, 2), "Howe": (1, 2), "Knyphausen": (2, 1)},
+    "monmouth_morning": {"Lee": (1, 1), "Lafayette": (1, 1), "Clinton": (1, 2),
+                         "Cornwallis": (2, 2)},
+    "monmouth_afternoon": {"Washington": (2, 2), "Greene": (1, 2), "Clinton": (1, 2),
+                           "Cornwallis": (2, 2)},
 }
+# the grand-tactical battles of rule 11.15; every other board is the default 13x9
+LARGER_BOARDS = {"long_island": (17, 11), "brandywine": (15, 11)}
 
 
 def packaged_text(name: str) -> str:
@@ -52,9 +59,10 @@ def packaged_text(name: str) -> str:
         encoding="utf-8")
 
 
-def kinds(side) -> dict[str, int]:
+def kinds(units) -> dict[str, int]:
+    """How many units of each kind: ``{"regular": 5, "artillery": 1}``."""
     out: dict[str, int] = {}
-    for u in side.units:
+    for u in units:
         out[u.kind] = out.get(u.kind, 0) + 1
     return out
 
@@ -80,8 +88,8 @@ def test_list_puts_the_tutorial_first_then_by_date():
 def test_every_scenario_loads_and_is_sane(name):
     sc = load_scenario(name)
     assert isinstance(sc, Scenario) and sc.name == name
-    # the default board, except a grand-tactical battle (rule 11.15), which says so
-    assert (sc.cols, sc.rows) == (13, 9) or "11.15" in sc.special_rules
+    assert (sc.cols, sc.rows) == LARGER_BOARDS.get(name, (13, 9))
+    assert (name in LARGER_BOARDS) == ("11.15" in sc.special_rules)
     assert len(sc.history) > 400, "a paragraph of history"
     assert sc.turn_limit >= 5
     assert set(sc.terrain.values()) <= set(TERRAINS)
@@ -122,10 +130,10 @@ def test_leader_ratings_follow_rule_11_6(name):
 def test_trenton_holds_the_contract_facts():
     sc = load_scenario("trenton")
     americans, hessians = sc.sides
-    assert kinds(hessians) == {"elite": 3, "regular": 5, "artillery": 1}
+    assert kinds(hessians.units) == {"elite": 3, "regular": 5, "artillery": 1}
     assert all(u.mp == 4 for u in hessians.units if u.kind == "elite")
     assert [hessians.command_ap_on(t) for t in range(1, 11)] == [1] * 5 + [2] * 5
-    assert kinds(americans) == {"regular": 9, "artillery": 3}
+    assert kinds(americans.units) == {"regular": 9, "artillery": 3}
     assert americans.command_ap_on(1) == americans.command_ap_on(10) == 3
     assert americans.vp_target == 6
     (objective, vp), = americans.objectives
@@ -199,6 +207,63 @@ def test_white_plains_is_the_fight_for_chattertons_hill():
     assert hill[0] < river_col < place(sc, "the British batteries")[0]
     rahl = next(ld for ld in british.leaders if ld.name == "Rahl")
     assert next(u.kind for u in british.units if u.at == rahl.at) == "elite"
+
+
+def test_bemis_heights_follows_the_order_of_battle():
+    americans, british = load_scenario("bemis_heights").sides
+    at = {u.id: u.at for side in (americans, british) for u in side.units}
+    # Morgan and Dearborn go round the British right (west), where the light infantry stand;
+    # Poor's brigade goes at the grenadiers on the British left (east)
+    assert at["MR"][0] < at["P1"][0] and at["LI"][0] < at["GR"][0]
+    brigades, militia = americans.reinforcements
+    assert brigades.turn == 2 and kinds(brigades.units) == {"regular": 2}
+    assert militia.turn == 3 and kinds(militia.units) == {"militia": 2}
+
+
+def test_brandywine_is_a_flank_march_on_a_larger_board():
+    sc = load_scenario("brandywine")
+    americans, british = sc.sides
+    assert "grand_tactical" not in sc.options and "11.15" in sc.special_rules
+    fords = {sc.places[h] for h, t in sc.terrain.items() if t == "ford" and h in sc.places}
+    assert {"Chadds Ford", "Jefferies' Ford", "Trimble's Ford"} <= fords
+    # Knyphausen starts west of the creek; Howe's column arrives on turn 3 by the north edge
+    chadds = next(h for h, name in sc.places.items() if name == "Chadds Ford")
+    assert all(u.at[0] < chadds[0] for u in british.units)
+    (column,) = british.reinforcements
+    assert column.turn == 3 and {ld.name for ld in column.leaders} == {"Howe"}
+    assert kinds(column.units)["elite"] == 4 and all(h[1] == 0 for h in column.entry)
+    names = {sc.places[h] for h in americans.vp_counters}
+    assert names == {"Birmingham Meeting House", "Proctor's battery", "Dilworth"}
+    assert americans.command_ap_on(4) == 2 and americans.command_ap_on(5) == 4
+    assert sc.first == 1 and sc.time_out_winner == 0
+
+
+def test_monmouth_morning_lee_meets_the_turned_back_rear_guard():
+    sc = load_scenario("monmouth_morning")
+    americans, british = sc.sides
+    assert sc.first == 0 and sc.time_out_winner == 1
+    ((courthouse, vp),) = americans.objectives
+    assert vp == 1 and sc.places[courthouse] == "Monmouth Courthouse"
+    assert sc.terrain_at(courthouse) == "town"
+    assert {sc.places[h] for h in americans.vp_counters} == {
+        "Middle Ravine crossing", "West Ravine causeway"}
+    (column,) = british.reinforcements
+    assert column.turn == 3 and [ld.name for ld in column.leaders] == ["Clinton"]
+    assert [americans.command_ap_on(t) for t in (1, 3, 4, 8)] == [3, 3, 2, 2]
+
+
+def test_monmouth_afternoon_washington_holds_the_line():
+    sc = load_scenario("monmouth_afternoon")
+    americans, british = sc.sides
+    assert sc.first == 1 and sc.time_out_winner == 0
+    assert americans.command_ap == (2,) and british.command_ap == (4,)
+    counters = {sc.places[h]: h for h in americans.vp_counters}
+    assert set(counters) == {"Perrine's Hill", "the causeway", "Comb's Hill"}
+    assert sc.terrain_at(counters["Comb's Hill"]) == "hill"
+    assert sc.terrain_at(counters["the causeway"]) == "bridge"
+    guns = {u.at for u in americans.units if u.kind == "artillery"}
+    assert {counters["Perrine's Hill"], counters["Comb's Hill"]} == guns
+    assert not british.reinforcements and kinds(british.units)["elite"] == 3
 
 
 def test_every_terrain_has_a_map_letter():
