@@ -19,6 +19,7 @@ from warboard.core.protocol import CHANCE, sample_chance
 from warboard.holdtheline import interchange
 from warboard.holdtheline.game import make_game
 from warboard.holdtheline.hexes import line_of_sight
+from warboard.holdtheline.scenario_file import scenario_names
 
 CONTRACT_QUERY = {"cols": 13, "rows": 9,
                   "terrain": [{"at": [4, 3], "terrain": "forest"},
@@ -164,8 +165,8 @@ def strip(position: dict) -> dict:
     return position
 
 
-@pytest.mark.parametrize("name,seed", [("tutorial", 1), ("trenton", 2), ("princeton", 3),
-                                       ("bemis_heights", 4), ("hobkirks_hill", 5)])
+@pytest.mark.parametrize("name,seed", [(name, seed)
+                                       for seed, name in enumerate(scenario_names(), 1)])
 def test_apply_replays_a_random_game_exactly(name, seed):
     """Each decision with the dice that follow it, through JSON, lands on the same position as
     the engine playing directly; `legal` lists exactly the engine's legal actions."""
