@@ -185,6 +185,8 @@ def test_eutaw_springs_house_thicket_and_militia_front_line():
     continentals = [u.at[0] for u in americans.units if u.kind == "regular"]
     assert min(militia) > max(continentals)
     assert kinds(americans)["dragoon"] == 2 and kinds(british)["dragoon"] == 1
+    # Stewart was surprised: 1 command AP on turns 1-2, then 2
+    assert [british.command_ap_on(t) for t in range(1, 5)] == [1, 1, 2, 2]
     assert sc.time_out_winner == 1
 
 
