@@ -49,6 +49,11 @@ RATINGS = {
                          "Cornwallis": (2, 2)},
     "monmouth_afternoon": {"Washington": (2, 2), "Greene": (1, 2), "Clinton": (1, 2),
                            "Cornwallis": (2, 2)},
+    "kings_mountain": {"Campbell": (2, 1), "Shelby": (1, 2), "Ferguson": (2, 1)},
+    "eutaw_springs": {"Greene": (1, 2), "Marion": (2, 1), "Stewart": (1, 1),
+                      "Majoribanks": (2, 2)},
+    "weitzels_mill": {"Williams": (1, 2), "Campbell": (1, 1), "Cornwallis": (2, 2),
+                      "Tarleton": (1, 1)},
 }
 # the grand-tactical battles of rule 11.15; every other board is the default 13x9
 LARGER_BOARDS = {"long_island": (17, 11), "brandywine": (15, 11)}
@@ -264,6 +269,73 @@ def test_monmouth_afternoon_washington_holds_the_line():
     guns = {u.at for u in americans.units if u.kind == "artillery"}
     assert {counters["Perrine's Hill"], counters["Comb's Hill"]} == guns
     assert not british.reinforcements and kinds(british.units)["elite"] == 3
+
+
+def stacked_with(sc: Scenario, seat: int, leader: str) -> tuple[str, str]:
+    """The kind of the unit a leader starts with, and the terrain of its hex."""
+    side = sc.sides[seat]
+    at = next(ld.at for ld in side.leaders if ld.name == leader)
+    return next(u.kind for u in side.units if u.at == at), sc.terrain_at(at)
+
+
+def test_kings_mountain_riflemen_surround_ferguson_without_regulars():
+    sc = load_scenario("kings_mountain")
+    americans, loyalists = sc.sides
+    assert kinds(americans.units) == {"light": 4, "militia": 5}
+    # no British regulars: the American Volunteers (Provincials) and the loyalist militia
+    assert kinds(loyalists.units) == {"elite": 1, "militia": 6}
+    assert [ld.name for ld in loyalists.leaders] == ["Ferguson"]
+    assert stacked_with(sc, 1, "Ferguson")[0] == "elite"
+    # the camp on the ridge's broad north-eastern end; the riflemen come from both sides
+    (camp,) = loyalists.vp_counters
+    assert sc.terrain_at(camp) == "hill" and "camp" in sc.places[camp]
+    assert set(americans.home_edges) == {"north", "south"}
+    rows = {u.at[1] for u in americans.units}
+    assert min(rows) < min(u.at[1] for u in loyalists.units)
+    assert max(rows) > max(u.at[1] for u in loyalists.units)
+    assert sc.first == 0 and sc.time_out_winner == 1
+
+
+def test_eutaw_springs_house_thicket_and_militia_front_line():
+    sc = load_scenario("eutaw_springs")
+    americans, british = sc.sides
+    house = next(h for h, name in sc.places.items() if name == "the brick house")
+    camp = next(h for h, name in sc.places.items() if name == "the British camp")
+    assert sc.terrain_at(house) == "town" and set(british.vp_counters) == {house, camp}
+    assert stacked_with(sc, 1, "Majoribanks") == ("elite", "forest")  # the blackjack thicket
+    assert "waterway" in sc.terrain.values()  # Eutaw Creek
+    # Marion's militia in the front line, ahead of the Continentals
+    assert stacked_with(sc, 0, "Marion")[0] == "militia"
+    militia = [u.at[0] for u in americans.units if u.kind == "militia"]
+    continentals = [u.at[0] for u in americans.units if u.kind == "regular"]
+    assert min(militia) > max(continentals)
+    assert kinds(americans.units)["dragoon"] == 2 and kinds(british.units)["dragoon"] == 1
+    # Stewart was surprised: 1 command AP on turns 1-2, then 2
+    assert [british.command_ap_on(t) for t in range(1, 5)] == [1, 1, 2, 2]
+    assert sc.time_out_winner == 1
+
+
+def test_weitzels_mill_holding_the_ford_of_reedy_fork():
+    from warboard.holdtheline.hexes import neighbours
+
+    sc = load_scenario("weitzels_mill")
+    americans, british = sc.sides
+    ford = next(h for h, name in sc.places.items() if name == "the mill ford")
+    assert sc.terrain_at(ford) == "ford"
+    (mill,) = americans.vp_counters
+    assert mill in neighbours(ford) and sc.terrain_at(mill) == "town"
+    # Campbell's riflemen on the bank at the ford, Tarleton with his Legion's horse
+    campbell = next(ld.at for ld in americans.leaders if ld.name == "Campbell")
+    assert campbell in neighbours(ford) and stacked_with(sc, 0, "Campbell")[0] == "light"
+    assert stacked_with(sc, 1, "Tarleton")[0] == "dragoon"
+    # the creek separates the sides: Americans north of it, British south
+    creek = {h[1] for h, t in sc.terrain.items() if t in ("waterway", "ford")}
+    (row,) = creek
+    assert all(u.at[1] < row for u in americans.units)
+    assert all(u.at[1] > row for u in british.units)
+    # the British pursue off the north edge; holding out wins for Williams
+    assert british.exit_hexes and all(h[1] == 0 for h in british.exit_hexes)
+    assert sc.first == 1 and sc.time_out_winner == 0
 
 
 def test_every_terrain_has_a_map_letter():
