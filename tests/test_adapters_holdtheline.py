@@ -14,14 +14,30 @@ from warboard.core.protocol import CHANCE, sample_chance
 from warboard.holdtheline import actions as act
 from warboard.holdtheline.encoding import EncodingError, HtlEncoding, IdMeaning, offset_hex
 from warboard.holdtheline.hexes import distance
+from warboard.holdtheline.scenario_file import scenario_names
 
-SCENARIOS = ["tutorial", "trenton", "princeton", "bemis_heights", "hobkirks_hill"]
+SCENARIOS = scenario_names()
 # the optional rules that add actions (force march, leader dice, evade) and change ranges
 RULES = {"force_march": True, "march_fatigue": True, "leader_ratings": True,
          "dragoon_evade": True, "hills_clear": True, "artillery_hill_range": True,
          "fire_advance": True, "flank_attacks": True}
-SIZES = {"tutorial": 2683, "trenton": 5771, "princeton": 9234, "bemis_heights": 14497,
-         "hobkirks_hill": 13721}  # documented in docs/adapters.md
+# documented in docs/adapters.md
+SIZES = {
+    "bemis_heights": 16947,
+    "brandywine": 38710,
+    "eutaw_springs": 45616,
+    "harlem_heights": 12631,
+    "hobkirks_hill": 13721,
+    "kings_mountain": 6728,
+    "long_island": 67181,
+    "monmouth_afternoon": 45610,
+    "monmouth_morning": 26345,
+    "princeton": 9234,
+    "trenton": 5771,
+    "tutorial": 2683,
+    "weitzels_mill": 13504,
+    "white_plains": 23530,
+}
 
 
 def random_game(enc, seed, check=None):
