@@ -4,6 +4,7 @@ transcript out), undo back to the last die only, the command reader, and replay 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from warboard.cli import build_parser, main
 from warboard.core.record import Record, replay_state
 from warboard.core.registry import make_game
 from warboard.holdtheline.actions import END, Advance, Assault, Fire, Move, Retreat
+from warboard.holdtheline.scenario_file import scenario_names
 from warboard.holdtheline.terminal.commands import CommandError, describe, read_action
 from warboard.holdtheline.terminal.play import make_htl_console, run_htl_play, seat_of_side
 from warboard.holdtheline.terminal.render import board_text, screen, time_out_text
@@ -101,6 +103,36 @@ def test_a_whole_game_against_random_is_saved_and_replays(tmp_path):
     shown = out.getvalue()
     assert "Step 0/" in shown and "End of the record: " in shown
     assert "Step 1/" in shown and ": end" in shown
+
+
+def first_choice(transcript: str) -> str:
+    """What a player types who ends each turn at once and takes the first offered hex or
+    option when the last prompt asks for one ("Americans [escape marion to 4,6 or 3,5]> ":
+    "escape 4,6")."""
+    prompt = transcript[transcript.rfind("\n", 0, transcript.rfind("[")):].rstrip()
+    if prompt.endswith("]>") and " or " in prompt:
+        words = prompt[prompt.rindex("[") + 1:].split(" or ")[0].split()
+        return " ".join(dict.fromkeys((words[0], words[-1])))
+    return "end"
+
+
+@pytest.mark.parametrize("scenario", scenario_names())
+def test_every_scenario_is_played_to_its_end_in_the_terminal(scenario):
+    out = io.StringIO()
+    console = make_htl_console(no_color=True)
+    console.file = out
+    typed = iter(range(1000))  # a refused answer must not loop for ever
+
+    def keyboard(_prompt: str) -> str:
+        next(typed)
+        return first_choice(out.getvalue())
+
+    code = run_htl_play(cli_args("play", "holdtheline", "--no-color", "--scenario", scenario,
+                                 "--opponent", "random", "--seed", "5"),
+                        input_fn=keyboard, console=console, interactive=False)
+    text = out.getvalue()
+    assert code == 0 and "abandoned" not in text, text[-2000:]
+    assert re.search(r"^(Time runs out|.* wins|A draw)", text, re.M), text[-2000:]
 
 
 def test_hot_seat_and_side_choice():
