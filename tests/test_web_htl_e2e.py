@@ -18,6 +18,7 @@ playwright_api = pytest.importorskip(
     reason="the browser tests need the playwright package (pip install playwright)")
 
 import web_helpers  # noqa: E402
+from warboard.holdtheline.scenario_file import load_scenario, scenario_names  # noqa: E402
 from web_helpers import (  # noqa: E402
     CHROMIUM,
     chromium,
@@ -421,3 +422,24 @@ def test_a_campaign_from_the_lobby_goes_on_to_the_next_battle(tab: Tab) -> None:
     page.wait_for_url(lambda url: url != first)
     expect(page.locator(".campaign.panel")).to_contain_text("battle 2 of 2")
     page.locator(".htl-svg").wait_for()
+
+
+@pytest.mark.parametrize("scenario", [n for n in scenario_names() if n != "tutorial"])
+def test_every_battle_starts_from_the_lobby_and_takes_a_move(tab: Tab, scenario: str) -> None:
+    """Each battle's board, counters and time-out line at the table, and a move on it (the
+    computer moves first where the British do)."""
+    sc = load_scenario(scenario)
+    start_htl(tab, mode="ai", scenario=scenario)
+    page = tab.page
+    page.wait_for_selector(f"{MY_TURN}, {AI_FAILED}", timeout=90_000)
+    assert not page.locator(AI_FAILED).count(), page.locator(AI_FAILED).first.inner_text()
+    expect(page.locator(".htl-svg g.hex")).to_have_count(sc.cols * sc.rows)
+    on_board = sum(len(side.units) for side in sc.sides)
+    assert len(unit_hexes(page)) <= on_board  # the first side may have lost a unit already
+    expect(page.locator(".time-out")).to_contain_text(f"After turn {sc.turn_limit}")
+    while page.locator(".htl-prompt.mine button").count():  # a decision before a move
+        v = version(page)
+        page.locator(".htl-prompt.mine button").first.click()
+        wait_version_above(page, v)
+    uid, start, to = move_a_unit(page)
+    assert unit_hexes(page)[uid] == to != start
