@@ -17,6 +17,7 @@ import pytest
 from websockets.sync.client import connect
 
 from server_helpers import TIMEOUT, LiveServer
+from warboard.holdtheline.scenario_file import scenario_names
 from warboard.server.tables import view_delta
 from web_helpers import finish_hotseat_game, http_json, next_state
 
@@ -114,6 +115,19 @@ def test_replay_of_a_hold_the_line_game(live: LiveServer, http: httpx.Client) ->
     assert http.get(f"/api/games/{game_id}/replay", params={"token": "nope"}).status_code == 403
     missing = http.get("/api/games/nosuchgame/replay")
     assert missing.status_code == 404 and "error" in missing.json()
+
+
+@pytest.mark.parametrize("scenario", scenario_names())
+def test_every_scenario_is_played_to_its_end_and_replays(live: LiveServer, http: httpx.Client,
+                                                         scenario: str) -> None:
+    created = finish_hotseat_game(live.base, "holdtheline", seed=7,
+                                  options={"scenario": scenario})
+    game_id, token = created["id"], created["tokens"]["1"]
+    state = http.get(f"/api/games/{game_id}", params={"token": token}).json()
+    assert state["status"] == "over" and state["result"]["summary"]["reason"] in ("vp", "time")
+    replay = http.get(f"/api/games/{game_id}/replay", params={"token": token}).json()
+    record = http.get(f"/api/games/{game_id}/record", params={"token": token}).json()
+    assert frames(replay) == record["frames"] and frames(replay)[-1] == state["view"]
 
 
 def test_replay_of_a_card_game_hides_what_the_reader_did_not_see(
