@@ -4,7 +4,6 @@ JSON, ``warboard campaigns``, and a campaign played in the terminal with a resum
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import tomllib
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from test_htl_terminal import play as play_typed
 from warboard.cli import build_parser, main
 from warboard.core.errors import DataFileError, WarboardError
 from warboard.core.protocol import Series
@@ -29,7 +29,6 @@ from warboard.holdtheline.campaign import (
 from warboard.holdtheline.campaign_progress import Progress, bank
 from warboard.holdtheline.state import HtlState
 from warboard.holdtheline.terminal.campaign import load_saved
-from warboard.holdtheline.terminal.play import make_htl_console, run_htl_play
 
 GOOD = {"title": "Twice", "summary": "The tutorial twice.", "history": "A test campaign.",
         "battles": ["tutorial", "tutorial"]}
@@ -228,20 +227,9 @@ def test_campaign_commands_have_help(capsys: pytest.CaptureFixture[str]) -> None
 def play(lines: list[str], *argv: str) -> str:
     """``warboard play holdtheline ARGV`` with ``lines`` typed (then end of input, which quits
     the battle); the transcript."""
-    feed = iter(lines)
-
-    def keyboard(_prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    out = io.StringIO()
-    console = make_htl_console(no_color=True)
-    console.file = out
-    args = build_parser().parse_args(["play", "holdtheline", "--no-color", *argv])
-    assert run_htl_play(args, input_fn=keyboard, console=console, interactive=False) == 0
-    return out.getvalue()
+    code, text = play_typed(lines, *argv)
+    assert code == 0, text
+    return text
 
 
 def test_a_campaign_in_the_terminal_saved_resumed_and_replayed(

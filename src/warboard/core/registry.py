@@ -134,24 +134,24 @@ def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
 
 def series_of(name: str) -> Series | None:
     """The ``Series`` of game ``name`` (``None`` when it has none)."""
-    ref = info(name).series
-    if ref is None:
-        return None
-    series = resolve(ref)
-    if not isinstance(series, Series):
-        raise TypeError(f"game {name!r}: {ref} is not a Series")
+    series: Series | None = _capability(name, info(name).series, Series)
     return series
 
 
 def custom_setups_of(name: str) -> CustomSetups | None:
     """The ``CustomSetups`` of game ``name`` (``None`` when it has none)."""
-    ref = info(name).custom_setups
+    setups: CustomSetups | None = _capability(name, info(name).custom_setups, CustomSetups)
+    return setups
+
+
+def _capability(name: str, ref: str | None, kind: type) -> Any:
+    """The object ``ref`` names, checked to be a ``kind`` (``None`` for no ``ref``)."""
     if ref is None:
         return None
-    setups = resolve(ref)
-    if not isinstance(setups, CustomSetups):
-        raise TypeError(f"game {name!r}: {ref} is not a CustomSetups")
-    return setups
+    found = resolve(ref)
+    if not isinstance(found, kind):
+        raise TypeError(f"game {name!r}: {ref} is not a {kind.__name__}")
+    return found
 
 
 def listed_options(name: str, options: Mapping[str, JSON]) -> dict[str, JSON]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from warboard.holdtheline.campaign import Campaign, list_campaigns, load_campaign
 from warboard.holdtheline.campaign_series import campaign_json
+from warboard.holdtheline.scenario_file import print_columns
 
 SCORING = ("Each battle is played in order. A battle won on VP banks the VP each side holds "
            "at its end; a side that wins on time is credited the VP its scenario needs to win "
@@ -49,10 +50,7 @@ def run_campaigns(args: Any) -> int:
         print(json.dumps({"campaigns": [campaign_json(c) for c in campaigns]}))
         return 0
     rows = [(c.name, c.title, ", ".join(c.battles), c.summary) for c in campaigns]
-    head = ("name", "title", "battles (in order)", "summary")
-    widths = [max(len(r[i]) for r in (head, *rows)) for i in range(3)]
-    for r in (head, *rows):
-        print("  ".join(c.ljust(w) for c, w in zip(r[:3], widths, strict=True)) + "  " + r[3])
+    print_columns(("name", "title", "battles (in order)", "summary"), rows)
     print("\n'warboard campaigns NAME' shows one; 'warboard play holdtheline --campaign NAME' "
           "plays it.")
     return 0

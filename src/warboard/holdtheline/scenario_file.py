@@ -11,6 +11,7 @@ import datetime
 import json
 import re
 import reprlib
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -650,10 +651,16 @@ def run_scenarios(args: Any) -> int:
         sides = (f"{a.display_name}{first if scenario.first == 0 else ''} v "
                  f"{b.display_name}{first if scenario.first == 1 else ''}")
         rows.append((name, scenario.title, str(scenario.turn_limit), sides, scenario.summary))
-    head = ("name", "title", "turns", "sides (* moves first)", "summary")
-    widths = [max(len(r[i]) for r in (head, *rows)) for i in range(4)]
-    for r in (head, *rows):
-        print("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4])
+    print_columns(("name", "title", "turns", "sides (* moves first)", "summary"), rows)
     print("\n'warboard scenarios NAME' shows one; 'warboard play holdtheline --scenario NAME' "
           "plays it; 'warboard scenarios --check FILE' checks a file of your own.")
     return 0
+
+
+def print_columns(head: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
+    """A list for the terminal: columns padded to their widest, the last one left ragged."""
+    last = len(head) - 1
+    widths = [max(len(r[i]) for r in (head, *rows)) for i in range(last)]
+    for r in (head, *rows):
+        print("  ".join(c.ljust(w) for c, w in zip(r[:last], widths, strict=True)) + "  "
+              + r[last])
