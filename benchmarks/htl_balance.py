@@ -64,7 +64,7 @@ def balance_row(name: str, kept: dict[str, Any]) -> str | None:
 def print_tables(kept: dict[str, Any], names: list[str]) -> None:
     print("| scenario | `hard` wins against `random` |\n|---|---|")
     print("\n".join(r for n in names if (r := strength_row(n, kept))))
-    print("\n| scenario | games | first side wins (95%) | second side wins (95%) | draws | "
+    print("\n| scenario | games | seat 0 wins (95%) | seat 1 wins (95%) | draws | "
           "mean VP |\n|---|---|---|---|---|---|")
     print("\n".join(r for n in names if (r := balance_row(n, kept))))
 

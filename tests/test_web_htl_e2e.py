@@ -437,9 +437,14 @@ def test_every_battle_starts_from_the_lobby_and_takes_a_move(tab: Tab, scenario:
     on_board = sum(len(side.units) for side in sc.sides)
     assert len(unit_hexes(page)) <= on_board  # the first side may have lost a unit already
     expect(page.locator(".time-out")).to_contain_text(f"After turn {sc.turn_limit}")
-    while page.locator(".htl-prompt.mine button").count():  # a decision before a move
+    for _ in range(10):  # the computer's fire may leave a decision (a retreat) first
+        page.wait_for_selector(MY_TURN, timeout=90_000)
+        if page.locator(".hl-units .counter.can-act").count():
+            break
+        choice = page.locator(".htl-prompt.mine button, .hl-over .choice-hex")
+        assert choice.count(), "my turn, with neither a unit to act nor a choice to make"
         v = version(page)
-        page.locator(".htl-prompt.mine button").first.click()
+        choice.first.click()
         wait_version_above(page, v)
     uid, start, to = move_a_unit(page)
     assert unit_hexes(page)[uid] == to != start
