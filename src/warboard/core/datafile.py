@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import reprlib
 import stat
 import tomllib
 from collections.abc import Mapping
@@ -62,6 +63,22 @@ def load_packaged_toml(package: str, filename: str) -> tuple[str, dict[str, Any]
     except (OSError, FileNotFoundError) as exc:
         raise DataFileError(name, "(file)", "is missing from the package") from exc
     return name, parse_toml(name, text)
+
+
+def packaged_names(package: str) -> tuple[str, ...]:
+    """The stems of the TOML files shipped in ``package``, sorted: the names it ships."""
+    folder = resources.files(package)
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
+
+
+def known_name(name: object, names: tuple[str, ...], kind: str) -> str:
+    """``name`` when it is one of ``names``; anything else (a path included) is a
+    ``ValueError`` that lists them (``kind``: "scenario")."""
+    if isinstance(name, str) and name in names:
+        return name
+    what = (f"unknown {kind} {reprlib.repr(name)}" if isinstance(name, str) else
+            f"the {kind} must be a {kind} name, not {type_name(name)}")
+    raise ValueError(f"{what}; {kind}s: {', '.join(names)}")
 
 
 def parse_toml(name: str, text: str) -> dict[str, Any]:

@@ -8,14 +8,20 @@ from __future__ import annotations
 import reprlib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from warboard.core.datafile import Fields, load_packaged_toml, load_toml, type_name
+from warboard.core.datafile import (
+    Fields,
+    known_name,
+    load_packaged_toml,
+    load_toml,
+    packaged_names,
+    type_name,
+)
 from warboard.core.errors import DataFileError
 from warboard.holdtheline.scenario import Scenario
-from warboard.holdtheline.scenario_file import NAME_RE, load_scenario, scenario_names
+from warboard.holdtheline.scenario_file import load_scenario, scenario_names
 
 PACKAGE = "warboard.holdtheline.campaigns"
 MAX_BATTLES = 12
@@ -42,8 +48,7 @@ class Campaign:
 @cache
 def campaign_names() -> tuple[str, ...]:
     """The packaged campaigns' names, sorted."""
-    folder = resources.files(PACKAGE)
-    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
+    return packaged_names(PACKAGE)
 
 
 @cache
@@ -55,11 +60,7 @@ def _packaged(name: str) -> Campaign:
 def load_campaign(name: object) -> Campaign:
     """A packaged campaign by name; anything else (a path included) is a ``ValueError`` that
     lists the names."""
-    if not (isinstance(name, str) and NAME_RE.fullmatch(name) and name in campaign_names()):
-        what = (f"unknown campaign {reprlib.repr(name)}" if isinstance(name, str) else
-                f"the campaign must be a campaign name, not {type_name(name)}")
-        raise ValueError(f"{what}; campaigns: {', '.join(campaign_names())}")
-    return _packaged(name)
+    return _packaged(known_name(name, campaign_names(), "campaign"))
 
 
 def list_campaigns() -> list[Campaign]:

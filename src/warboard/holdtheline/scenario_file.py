@@ -10,14 +10,19 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import reprlib
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from warboard.core.datafile import Fields, load_packaged_toml, load_toml, type_name
+from warboard.core.datafile import (
+    Fields,
+    known_name,
+    load_packaged_toml,
+    load_toml,
+    packaged_names,
+    type_name,
+)
 from warboard.core.errors import DataFileError
 from warboard.holdtheline.hexes import Hex, on_board
 from warboard.holdtheline.options import BY_NUMBER, OPTIONS, Options
@@ -62,8 +67,7 @@ ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 @cache
 def scenario_names() -> tuple[str, ...]:
     """The packaged scenarios' names (file stems), sorted; the folder is listed once."""
-    folder = resources.files(PACKAGE)
-    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
+    return packaged_names(PACKAGE)
 
 
 @cache
@@ -75,11 +79,7 @@ def _packaged(name: str) -> Scenario:
 def load_scenario(name: object) -> Scenario:
     """A packaged scenario by name (``"trenton"``), read once; anything else, a path included,
     is a ``ValueError`` that lists the names."""
-    if not (isinstance(name, str) and NAME_RE.fullmatch(name) and name in scenario_names()):
-        what = (f"unknown scenario {reprlib.repr(name)}" if isinstance(name, str) else
-                f"the scenario must be a scenario name, not {type_name(name)}")
-        raise ValueError(f"{what}; scenarios: {', '.join(scenario_names())}")
-    return _packaged(name)
+    return _packaged(known_name(name, scenario_names(), "scenario"))
 
 
 def list_names() -> list[str]:
