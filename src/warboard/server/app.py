@@ -53,7 +53,7 @@ from warboard.server.players import Player, player_of, require_player, signed_in
 from warboard.server.quotas import Quotas, client_of
 from warboard.server.settings import ServerSettings
 from warboard.server.storage import Storage, StorageError
-from warboard.server.tables import MAX_LISTED_TOKENS, Tables
+from warboard.server.tables import MAX_LISTED_TOKENS, Tables, read_found
 from warboard.server.tokens import TOKEN_MAX_LENGTH
 
 WEB_DIR = Path(warboard.__file__).resolve().parent / "web"
@@ -184,12 +184,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                            ) -> dict[str, Any]:
         if not tokens.is_game_id(campaign_id):
             raise Refused(f"no campaign {campaign_id[:40]!r}", 404)
-        try:
-            campaign = await storage.read(storage.load_campaign, campaign_id)
-        except StorageError as exc:
-            raise Refused(f"the campaign cannot be read now: {exc}", 503) from None
-        if campaign is None:
-            raise Refused(f"no campaign {campaign_id!r}", 404)
+        campaign = await read_found(storage, storage.load_campaign, campaign_id, "campaign")
         out = campaigns.listing_json(campaign)
         if token:  # the records of its finished games, as the token's seat knew them
             records = []

@@ -22,6 +22,7 @@ from warboard.server import tokens
 from warboard.server.messages import CreateGame, Refused, TooMany, parse_body, read_body
 from warboard.server.quotas import Quotas, client_of
 from warboard.server.storage import Storage, StorageError
+from warboard.server.tables import read_found, unavailable
 
 SCENARIO_ID = r"^[a-z0-9]{1,16}$"  # tokens.new_game_id's alphabet, checked before a lookup
 
@@ -72,12 +73,8 @@ def answer(checked: SetupCheck) -> dict[str, Any]:
 
 async def stored(storage: Storage, scenario_id: str) -> tuple[str, str]:
     """A stored scenario's game and text; 404 when there is none."""
-    try:
-        found = await storage.read(storage.custom_scenario, scenario_id)
-    except StorageError as exc:
-        raise Refused(f"the scenario could not be read: {exc}", 503) from None
-    if found is None:
-        raise Refused(f"no custom scenario {scenario_id!r}", 404)
+    found: tuple[str, str] = await read_found(storage, storage.custom_scenario, scenario_id,
+                                              "custom scenario")
     return found
 
 
@@ -118,7 +115,7 @@ def custom_scenario_routes(storage: Storage, quotas: Quotas) -> APIRouter:
             await storage.write(storage.add_custom_scenario, scenario_id, body.game,
                                 checked.text)
         except StorageError as exc:
-            raise Refused(f"the scenario could not be stored: {exc}", 503) from None
+            raise unavailable("the scenario could not be stored", exc) from None
         return {"id": scenario_id, "game": body.game, "url": f"/editor?scenario={scenario_id}",
                 "summary": checked.summary}
 

@@ -29,7 +29,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from warboard.core.errors import IllegalActionError, RecordError, WarboardError
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
@@ -112,6 +112,22 @@ def unavailable(message: str, exc: StorageError) -> Refused:
     """The refusal (503) of a request the database failed; the failure is logged."""
     log.error("%s", exc)
     return Refused(f"{message}: {exc}", 503)
+
+
+T = TypeVar("T")
+
+
+async def read_found(storage: Storage, reader: Callable[[str], T | None], key: str,
+                     what: str) -> T:
+    """``reader(key)`` in a worker thread: 503 when the database fails, 404 when there is no
+    such ``what`` ("campaign")."""
+    try:
+        found = await storage.read(reader, key)
+    except StorageError as exc:
+        raise unavailable(f"the {what} cannot be read now", exc) from None
+    if found is None:
+        raise Refused(f"no {what} {key!r}", 404)
+    return found
 
 
 def undo_mark(event: EventData) -> int | None:
