@@ -9,13 +9,17 @@ WebSocket message is (the per-client message limit of one of 200 addresses, then
 ``parse_client_message`` and ``Table.play``), and the states both seats are sent. A finished
 game is replaced by a new one (not timed); ``--seed`` makes the same games every time. It
 prints the process CPU time per play (the writer thread's included), which unlike the load
-test's latency hardly depends on what else the machine runs.
+test's latency hardly depends on what else the machine runs. The server's garbage-collector
+policy (``server.collector``) is applied first, as ``warboard serve`` does, unless
+``--default-gc``; the output also gives the collector's passes: how many, their total and
+longest CPU time, and the plays that ran while each generation was collected.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import tempfile
@@ -23,7 +27,7 @@ import time
 import uuid
 from pathlib import Path
 
-from warboard.server import tokens
+from warboard.server import collector, tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.messages import CreateGame, PlayMessage, parse_client_message
 from warboard.server.quotas import Quotas
@@ -32,6 +36,30 @@ from warboard.server.storage import Storage
 from warboard.server.tables import OVER, Table, Tables
 
 CLIENTS = 200
+
+
+class Passes:
+    """The collector's passes while it is watched: CPU time of each, by generation."""
+
+    def __init__(self) -> None:
+        self.times: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = 0.0
+        gc.callbacks.append(self._observe)
+
+    def _observe(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.thread_time()
+        else:
+            self.times[info["generation"]].append(time.thread_time() - self._began)
+
+    def stop(self) -> dict[str, float]:
+        gc.callbacks.remove(self._observe)
+        found: dict[str, float] = {}
+        for generation, times in self.times.items():
+            found[f"gen{generation}_passes"] = len(times)
+            found[f"gen{generation}_total_ms"] = 1000 * sum(times)
+            found[f"gen{generation}_max_ms"] = 1000 * max(times, default=0.0)
+        return found
 
 
 class Seat:
@@ -86,6 +114,7 @@ async def run(games: int, plays: int, game: str, seed: int,
         live = [await open_game(tables, game, clock) for _ in range(games)]
         # the load test's 200 clients, in turn (one per game there, within their limits here)
         clients = [f"127.1.{i // 250}.{i % 250 + 1}" for i in range(CLIENTS)]
+        passes = Passes()
         done, timed, started_cpu, started = 0, 0.0, time.process_time(), time.perf_counter()
         while done < plays:
             i = done % games
@@ -98,9 +127,10 @@ async def run(games: int, plays: int, game: str, seed: int,
             timed -= time.process_time() - paused
         cpu = time.process_time() - started_cpu + timed
         wall = time.perf_counter() - started
+        collected = passes.stop()
         storage.close()
     return {"plays": plays, "cpu_ms_per_play": 1000 * cpu / plays,
-            "wall_ms_per_play": 1000 * wall / plays}
+            "wall_ms_per_play": 1000 * wall / plays, **collected}
 
 
 def main() -> None:
@@ -112,7 +142,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--clock", metavar="INITIAL+INCREMENT", default=None,
                         help="clocked games, as warboard loadtest --clock")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep Python's default collector settings (not the server's)")
     args = parser.parse_args()
+    if not args.default_gc:
+        collector.calm()
     clock = None
     if args.clock is not None:
         from warboard.loadtest.bots import Clock  # here: a server before clocks runs it too

@@ -5,7 +5,6 @@ serve one PostgreSQL database: docs/scaling.md)."""
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import sys
 from importlib.util import find_spec
@@ -15,8 +14,8 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
-from warboard.core import registry
 from warboard.core.errors import WarboardError
+from warboard.server import collector
 from warboard.server.ai_runner import AIRunner
 from warboard.server.app import build_app
 from warboard.server.cluster import peers_for
@@ -70,17 +69,6 @@ def address(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def calm_garbage_collector() -> None:
-    """Keep the cyclic garbage collector's full passes, which stall every play under way, rare
-    and short: fewer long-lived objects in the engine's caches, the start-up objects moved out
-    of its sight, and young generations collected less often (docs/load.md)."""
-    for setup in dict.fromkeys(g.server_setup for g in registry.games() if g.server_setup):
-        registry.resolve(setup)()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
-
-
 def serve_flags(args: argparse.Namespace) -> dict[str, Any]:
     """The settings given as flags of ``warboard serve`` (those left out are absent)."""
     return {name: vars(args)[name] for name in SERVE_FLAGS if name in vars(args)}
@@ -121,7 +109,8 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"  open {address(settings.host, settings.port)} in a browser\n"
           + "".join(f"  {line}\n" for line in about) + "  press Ctrl+C to stop", flush=True)
     server = uvicorn.Server(server_config(app, settings))
-    calm_garbage_collector()
+    collector.calm()
+    collector.collect_fully_every()
     server.run()
     return 0 if server.started else 1
 
