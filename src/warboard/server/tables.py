@@ -308,26 +308,39 @@ class Table:
                 return seat.seat
         raise Refused(NO_SEAT, 403)
 
-    def snapshot(self, seat: int | None) -> dict[str, Any]:
+    def snapshot(self, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """The game as ``seat`` may see it (a spectator: ``None``): a ``state`` message, the
         fields of ``StateMessage`` as plain data. Its view and legal actions are made once per
         version and its log grows line by line (``Session``), so a state costs little more
-        than its size."""
-        status = self.status
-        to_act = seat is not None and status != OVER and self.state.current_player() == seat
+        than its size; ``shared`` is the part that is the same for every seat
+        (``_shared_fields``), when the caller makes it once for several seats."""
+        shared = self._shared_fields() if shared is None else shared
+        to_act = (seat is not None and shared["status"] != OVER
+                  and self.state.current_player() == seat)
         last = None
         if self.last is not None and self.last.shown[seat]:
             last = {"seat": self.last.seat, "action": self.last.action}
-        return {"type": "state", "id": self.id, "game": self.game.name,
-                "options": self.listed_options, "mode": self.mode, "rated": self.rated,
-                "seat": seat, "version": self.version, "status": status, "result": self.result,
-                "players": self.players(), "view": self.session.observation(seat),
+        clocks = shared["clocks"]
+        if clocks is not None:
+            claim = self._claim_from(seat) if seat is not None else None
+            clocks = {**clocks, "claim": None if claim is None else iso_ms(claim)}
+        return {**shared, "seat": seat, "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
                 "log": self.session.log(seat, last=None), "last": last,
-                "rematch": self.rematch, "spectators": self.audience.count(self.id),
+                "undo": seat is not None and self.undo_refusal(seat) is None,
+                "hints": self._hints_field(to_act), "clocks": clocks}
+
+    def _shared_fields(self) -> dict[str, Any]:
+        """The fields of a state that are the same for every seat (``clocks`` without its
+        seat's ``claim``)."""
+        return {"type": "state", "id": self.id, "game": self.game.name,
+                "options": self.listed_options, "mode": self.mode, "rated": self.rated,
+                "version": self.version, "status": self.status, "result": self.result,
+                "players": self.players(), "rematch": self.rematch,
+                "spectators": self.audience.count(self.id),
                 "campaign": (None if self.campaign is None
                              else campaigns.state_field(self.campaign, self.id)),
-                **self._extras(seat, to_act)}
+                "clocks": None if self.clock is None else self.clock.message(now())}
 
     def _legal_actions(self) -> list[dict[str, Any]]:
         """The legal actions of the seat to act, as JSON (made once per version)."""
@@ -462,9 +475,10 @@ class Table:
     def _broadcast(self) -> None:
         """Send every subscriber its seat's state, made and encoded once per seat."""
         texts: dict[int | None, str] = {}
+        shared = self._shared_fields()
         for sub in list(self.subscribers):
             if sub.seat not in texts:
-                texts[sub.seat] = encode(self.snapshot(sub.seat))
+                texts[sub.seat] = encode(self.snapshot(sub.seat, shared))
             sub.send(texts[sub.seat])
 
     def _tell_all(self, message: dict[str, Any]) -> None:
@@ -680,26 +694,12 @@ class Table:
         self.last = None
         self._replay_stored(events)
 
-    def _extras(self, seat: int | None, to_act: bool) -> dict[str, Any]:
-        """The last fields of a state: ``undo`` (may ``seat`` undo now) and ``hints``: for
-        games whose states describe their actions (``action_hints``), one per legal action, in
-        their order (``None`` for other games)."""
-        hints = None
-        if self.game.describes_actions:
-            hints = self._action_hints() if to_act else []
-        return {"undo": seat is not None and self.undo_refusal(seat) is None, "hints": hints,
-                "clocks": self._clocks(seat)}
-
-    def _clocks(self, seat: int | None) -> dict[str, Any] | None:
-        """The ``clocks`` of a state (docs/server-api.md#clocks): each seat's time now, whose
-        clock runs and its deadline, and for a seat whose opponent left, from when it may
-        claim the game (``claim``, as far as this process knows: the claim checks again)."""
-        if self.clock is None:
+    def _hints_field(self, to_act: bool) -> list[Any] | None:
+        """``hints`` of a state: for games whose states describe their actions
+        (``action_hints``), one per legal action, in their order (``None`` for other games)."""
+        if not self.game.describes_actions:
             return None
-        moment = now()
-        clocks = self.clock.message(moment)
-        claim = self._claim_from(seat) if seat is not None else None
-        return {**clocks, "claim": None if claim is None else iso_ms(claim)}
+        return self._action_hints() if to_act else []
 
     # ------------------------------------------------------------------ clocks
 
