@@ -2,7 +2,7 @@
 // and the cards put under the deck. Rendered from the seat's own view only.
 
 import { h, mount } from "./dom.js";
-import { cardSvg } from "./cardface.js";
+import { cardState, cardSvg } from "./cardface.js";
 import { diagramText } from "./diagram.js";
 import { icon } from "./icons.js";
 import { orderedCounts, unitTitle } from "./units.js";
@@ -37,7 +37,8 @@ export function renderHand(el, p) {
         + `${!active ? " idle" : usable ? "" : " unusable"}`,
       "aria-pressed": selected ? "true" : "false",
       "aria-disabled": usable ? null : "true",
-      "aria-label": `${unitTitle(rules, u.name)}, ${n} in hand${note ? `, ${note}` : ""}`,
+      "aria-label": [unitTitle(rules, u.name), `${n} in hand`, cardState(rules, u), note]
+        .filter(Boolean).join(", "),
       title: `${u.title}: ${diagramText(rules, u)}`,
       "data-unit": u.name,
       onclick: () => usable && p.onUnit(u.name),
