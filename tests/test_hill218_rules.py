@@ -477,6 +477,20 @@ def test_s4_cut_off_unit_stays_but_does_not_supply_until_reconnected(ruleset):
     assert {(3, -1), (2, -2)} <= cells_for(legal_keys(rejoined), r["inf"])
 
 
+@pytest.mark.parametrize("ruleset", BOTH)
+def test_s6_observations_say_which_units_are_supplied(ruleset):
+    """§4/§6: supply follows from the public board, so every view marks each unit's (the web
+    table shows the cut-off ones); positions keep the bare board entries."""
+    r = ROLES[ruleset]
+    pos = position(ruleset, board=[u(0, -1, 0, r["inf"]), u(2, -1, 0, r["inf"]),
+                                   u(0, 1, 1, r["inf"])])
+    state = position_from_json(pos)
+    for seat in (None, 0, 1):
+        board = {(e["x"], e["y"]): e["supplied"] for e in state.observation(seat)["board"]}
+        assert board == {(0, -1): True, (2, -1): False, (0, 1): True}
+    assert all("supplied" not in e for e in state.to_json()["board"])
+
+
 # ---------------------------------------------------------------------------- drops
 
 @pytest.mark.parametrize("ruleset", BOTH)

@@ -130,24 +130,39 @@ def finish_hotseat_game(base: str, game: str = "hill218", seed: int = 0,
     """Create a hot-seat game (quick start, unless ``options`` says otherwise) and play it to
     the end with random legal plays over the WebSocket; returns the creation answer (id,
     tokens)."""
+    created, _ = play_hotseat(base, lambda msg: msg["status"] == "over", game=game,
+                              rng=random.Random(seed), options=options)
+    return created
+
+
+def play_hotseat(base: str, until: Any, *, game: str = "hill218", rng: random.Random,
+                 options: dict[str, Any] | None = None,
+                 prefer: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Create a hot-seat game (quick start, unless ``options`` says otherwise) and make random
+    legal plays over the WebSocket (among those ``prefer(msg, play)`` accepts, when there are
+    any) until ``until(msg)`` holds for seat 0's state message; returns the creation answer (id,
+    tokens) and that message. Fails when the game ends first (unless ``until`` accepts it)."""
     from websockets.sync.client import connect
 
     created = http_json("POST", base + "/api/games",
                         {"game": game, "options": {"quick_start": True} if options is None
                          else options, "mode": "hotseat"})
-    rng = random.Random(seed)
     ws_base = base.replace("http://", "ws://")
     socks = {s: connect(f"{ws_base}/ws/games/{created['id']}?token={created['tokens'][str(s)]}")
              for s in (0, 1)}
     try:
         latest = {s: next_state(socks[s]) for s in (0, 1)}
         for _ in range(400):
+            if until(latest[0]):
+                return created, latest[0]
             if latest[0]["status"] == "over":
-                return created
+                raise AssertionError("the game ended first")
             seat = next(s for s in (0, 1) if latest[s]["legal"])
             version = latest[seat]["version"]
+            legal = latest[seat]["legal"]
+            liked = [p for p in legal if prefer(latest[seat], p)] if prefer else []
             socks[seat].send(json.dumps({
-                "type": "play", "action": rng.choice(latest[seat]["legal"]),
+                "type": "play", "action": rng.choice(liked or legal),
                 "version": version, "request_id": f"t{version}"}))
             for s in (0, 1):
                 latest[s] = next_state(socks[s], after=version)

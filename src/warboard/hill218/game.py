@@ -133,7 +133,8 @@ class CardGame(Game):
 
         return {
             "game": r.name, "title": r.title, "supply_model": r.supply_model,
-            "strike_name": r.strike_name, "strikes": r.strikes, "hill_name": r.hill_name,
+            "strike_name": r.strike_name, "strike_icon": r.strike_icon, "strikes": r.strikes,
+            "hill_name": r.hill_name,
             "base_name": r.base_name, "support_name": r.support_name,
             "handicap": {"option": r.handicap[0], "unit": r.handicap[1],
                          "becomes": r.handicap[2]} if r.handicap else None,

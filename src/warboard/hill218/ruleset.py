@@ -14,6 +14,7 @@ from warboard.hill218.grid import orient
 
 RULESETS = ("hill218", "ogre218")
 SUPPLY_MODELS = ("pull", "push")
+STRIKE_ICONS = ("airplane", "missile")  # the pictures the web table draws for a strike card
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Ruleset:
     path: str
     supply_model: str
     strike_name: str
+    strike_icon: str
     strikes: int
     hill_name: str
     base_name: str
@@ -187,6 +189,7 @@ def parse_ruleset(path: str, data: dict[str, Any]) -> Ruleset:
         path=path,
         supply_model=top.str("supply_model", choices=SUPPLY_MODELS),
         strike_name=top.str("strike_name"),
+        strike_icon=top.str("strike_icon", "airplane", choices=STRIKE_ICONS),
         strikes=top.int("strikes", minimum=0, maximum=9),
         hill_name=top.str("hill_name", "hill"),
         base_name=top.str("base_name", "base"),

@@ -199,6 +199,13 @@ class CardState(State):
         out.sort(key=lambda e: (e["y"], e["x"]))
         return out
 
+    def board_view(self) -> list[dict[str, Any]]:
+        """``board_list`` with each unit's supply (public: it follows from the board), for the
+        observations; positions keep the bare entries."""
+        supplied = (self.supplied(0), self.supplied(1))
+        return [dict(e, supplied=pack(e["x"], e["y"]) in supplied[e["seat"]])
+                for e in self.board_list()]
+
     def counts_dict(self, counts: list[int]) -> dict[str, int]:
         return {self.unit_name(u): n for u, n in enumerate(counts) if n}
 
@@ -221,7 +228,7 @@ class CardState(State):
             "plays_left": self.plays_left if self.phase == PLAY else 0,
             "first_player": self.first_player,
             "turn": self.turn,
-            "board": self.board_list(),
+            "board": self.board_view(),
             "strikes": self.strikes[:],
             "hand_sizes": [self.hand_size(0), self.hand_size(1)],
             "deck_sizes": [self.decks[0].size(), self.decks[1].size()],

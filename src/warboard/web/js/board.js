@@ -3,17 +3,21 @@
 // the picker's overlay); clicks come back as grid cells.
 
 import { h, s, clear } from "./dom.js";
-import { abbrev, seatName, unitInfo, unitTitle } from "./units.js";
+import { CARD, cardFace, cardState } from "./cardface.js";
+import { playSound } from "./sound.js";
+import { hitState, seatName, unitInfo, unitTitle } from "./units.js";
 
 const C = 100; // one cell, in SVG user units
 const HALF = C / 2;
+const HALF_CARD = CARD / 2;
 const BASES = [[0, -1], [0, 1]]; // seat 0's base, seat 1's base (contract §1)
 const key = (x, y) => `${x},${y}`;
 
 export class Board {
   /**
    * @param {HTMLElement} host  element to fill (gets the svg and the zoom buttons)
-   * @param {object} opts  {rules, onCell(cell), onHover(cell|null), label}
+   * @param {object} opts  {rules, onCell(cell), onHover(cell|null), label, sounds: sounds for
+   *                        new plays and effects (the live table, not replays)}
    */
   constructor(host, opts) {
     this.host = host;
@@ -259,6 +263,9 @@ export class Board {
   render(board, overlay = {}, last = null) {
     this.board = board || [];
     this.overlay = overlay;
+    const play = ["deploy", "strike"].includes(last?.action?.play) ? JSON.stringify(last) : null;
+    if (this.opts.sounds && this.drawnOnce && play && play !== this.lastPlay) playSound("play");
+    this.lastPlay = play;
     this.last = last;
     const b = this.bounds();
     const grew = !this.lastBounds || ["x0", "x1", "y0", "y1"].some((k) => b[k] !== this.lastBounds[k]);
@@ -357,27 +364,27 @@ export class Board {
   unitCard(c, extraClass = "") {
     const [px, py] = this.toSvg(c.x, c.y);
     const info = unitInfo(this.rules, c.unit);
-    const damaged = c.unit === "damaged_ogre";
+    const damaged = hitState(this.rules, c.unit).taken > 0;
+    const cut = c.supplied === false; // older records have no supply: nothing is marked
     const outer = s("g", {
-      class: `unit s${c.seat}${damaged ? " damaged" : ""} ${extraClass}`,
+      class: `unit s${c.seat}${damaged ? " damaged" : ""}${cut ? " unsupplied" : ""} ${extraClass}`,
       transform: `translate(${px} ${py})`, "data-cell": key(c.x, c.y), "data-unit": c.unit,
+      "data-supplied": String(!cut),
     });
+    const state = cardState(this.rules, info, !cut);
     const inner = s("g", { class: "unit-body" },
       s("title", {}, `${seatName(c.seat)} ${unitTitle(this.rules, c.unit)} at (${c.x},${c.y})`
-        + (damaged ? " — damaged: one more hit destroys it" : "")),
-      s("rect", { x: -42, y: -42, width: 84, height: 84, rx: 9, class: "card" }));
-    // facing: a notch on the card's forward edge (South faces up the board, North down)
-    const up = (c.seat === 0) !== this.flipped;
-    inner.append(s("path", { d: up ? "M-10 -34 L0 -41 L10 -34" : "M-10 34 L0 41 L10 34", class: "facing" }));
+        + (state ? ` — ${state}` : "")),
+      s("rect", { x: -HALF_CARD, y: -HALF_CARD, width: CARD, height: CARD, rx: 9, class: "card" }));
     if (damaged) {
-      // hatched card, a hit burst in the corner and a label: readable without colour
-      inner.append(
-        s("rect", { x: -42, y: -42, width: 84, height: 84, rx: 9, class: "damage-hatch" }),
-        s("path", { class: "burst", d: burst(27, -27, 15, 7) }),
-      );
+      inner.append(s("rect", { x: -HALF_CARD, y: -HALF_CARD, width: CARD, height: CARD, rx: 9,
+        class: "damage-hatch" }));
     }
-    inner.append(s("text", { y: damaged ? 4 : 10, class: "abbrev" }, info.abbrev || abbrev(this.rules, c.unit)));
-    if (damaged) inner.append(s("text", { y: 28, class: "dmg-label" }, "DAMAGED"));
+    // facing: a notch on the card's forward edge (South faces up the board, North down); a
+    // card's diagrams turn with it, so their squares lie the way they point on the board
+    const up = (c.seat === 0) !== this.flipped;
+    inner.append(s("path", { d: up ? "M-9 -40 L0 -47 L9 -40" : "M-9 40 L0 47 L9 40", class: "facing" }),
+      ...cardFace(this.rules, info, { turned: !up, supplied: !cut }));
     outer.append(inner);
     return outer;
   }
@@ -466,6 +473,7 @@ export class Board {
    */
   effects(gone, hit) {
     const fx = this.layers.fx;
+    if (this.opts.sounds) playSound(gone.length ? "destroyed" : "hit");
     for (const c of gone) {
       const ghost = this.unitCard(c, "destroyed");
       fx.append(ghost);
@@ -478,26 +486,15 @@ export class Board {
   }
 }
 
-/** A spiky star centred on (cx, cy): the "hit" mark of a damaged Ogre. */
-function burst(cx, cy, r1, r2, n = 8) {
-  const pts = [];
-  for (let i = 0; i < n * 2; i++) {
-    const r = i % 2 ? r2 : r1;
-    const a = (Math.PI * i) / n - Math.PI / 2;
-    pts.push(`${(cx + r * Math.cos(a)).toFixed(1)} ${(cy + r * Math.sin(a)).toFixed(1)}`);
-  }
-  return `M${pts.join(" L")} Z`;
-}
-
 /** What disappeared or was damaged between two boards (for Board.effects). */
-export function boardChanges(before, after) {
+export function boardChanges(before, after, rules) {
   const now = new Map(after.map((c) => [key(c.x, c.y), c]));
   const gone = [];
   const hit = [];
   for (const c of before) {
     const n = now.get(key(c.x, c.y));
     if (!n || n.seat !== c.seat) gone.push(c);
-    else if (n.unit === "damaged_ogre" && c.unit === "ogre") hit.push([c.x, c.y]);
+    else if (n.unit !== c.unit && unitInfo(rules, c.unit).becomes === n.unit) hit.push([c.x, c.y]);
     else if (n.unit !== c.unit) gone.push(c);
   }
   return { gone, hit };

@@ -2,7 +2,9 @@
 // and the cards put under the deck. Rendered from the seat's own view only.
 
 import { h, mount } from "./dom.js";
-import { attackDiagram, diagramText } from "./diagram.js";
+import { cardState, cardSvg } from "./cardface.js";
+import { diagramText } from "./diagram.js";
+import { icon } from "./icons.js";
 import { orderedCounts, unitTitle } from "./units.js";
 import { placesByUnit, strikes } from "./picker.js";
 
@@ -35,13 +37,13 @@ export function renderHand(el, p) {
         + `${!active ? " idle" : usable ? "" : " unusable"}`,
       "aria-pressed": selected ? "true" : "false",
       "aria-disabled": usable ? null : "true",
-      "aria-label": `${unitTitle(rules, u.name)}, ${n} in hand${note ? `, ${note}` : ""}`,
+      "aria-label": [unitTitle(rules, u.name), `${n} in hand`, cardState(rules, u), note]
+        .filter(Boolean).join(", "),
       title: `${u.title}: ${diagramText(rules, u)}`,
       "data-unit": u.name,
       onclick: () => usable && p.onUnit(u.name),
     },
-    h("span", { class: "hc-abbrev" }, u.abbrev),
-    attackDiagram(u),
+    cardSvg(rules, u),
     h("span", { class: "hc-title" }, u.title),
     n > 1 ? h("span", { class: "hc-count", "aria-hidden": "true" }, `×${n}`) : null,
     note ? h("span", { class: "hc-note" }, note) : null);
@@ -55,7 +57,7 @@ export function renderHand(el, p) {
     onclick: p.onStrike,
     title: canStrike ? `Use an ${rules.strikeName}, then click the enemy unit to hit`
       : `${rules.strikesName}: ${left} left`,
-  }, h("span", { class: "strike-icon", "aria-hidden": "true" }, "✈"),
+  }, h("span", { class: "strike-icon", "data-icon": rules.strikeIcon }, icon(rules.strikeIcon)),
   `${rules.strikeName} `, h("span", { class: "badge" }, `${left} left`));
 
   const parts = [

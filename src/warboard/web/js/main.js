@@ -5,6 +5,7 @@ import { showLobby } from "./lobby.js";
 import { redeemTransfer, showLeaderboard, showPlayers, showProfile } from "./players.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
+import { wireSoundToggle } from "./sound.js";
 import { showTable } from "./table.js";
 import { h, mount } from "./dom.js";
 import { watchWaiting } from "./waiting.js";
@@ -35,3 +36,4 @@ function route() {
 
 redeemTransfer().then(route);
 watchWaiting(document.querySelector(".site-header"));
+wireSoundToggle(document.getElementById("sound-toggle"));

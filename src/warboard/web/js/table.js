@@ -10,6 +10,7 @@ import { h, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
+import { playSound } from "./sound.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
 import { TableBase, renderLog } from "./tablebase.js";
 import {
@@ -91,6 +92,7 @@ class Table extends TableBase {
       label: `${this.rules.title} board`,
       onCell: (cell) => this.clickCell(cell),
       onHover: (cell) => this.hover(cell),
+      sounds: true,
     });
     const resign = h("button", { type: "button", class: "btn danger", onclick: () => this.resign() },
       "Resign");
@@ -200,6 +202,8 @@ class Table extends TableBase {
     this.root.dataset.phase = view.phase; // for tests and styling: deal, bury, play, over…
     const myTurn = seat !== null && seat !== undefined && (msg.legal || []).length > 0;
     const over = view.phase === "over" || msg.status === "over";
+    if (myTurn && this.myTurnBefore === false) playSound("turn");
+    this.myTurnBefore = myTurn;
     if (!this.flipSet && !this.hotseat && seat !== null && seat !== undefined) {
       // North sees its own side at the bottom, as across a real table (a hot-seat board stays
       // put between turns; ⇅ turns it by hand)
@@ -208,7 +212,7 @@ class Table extends TableBase {
     }
 
     // board: effects for what the last message destroyed
-    const changes = this.prevBoard ? boardChanges(this.prevBoard, view.board) : { gone: [], hit: [] };
+    const changes = this.prevBoard ? boardChanges(this.prevBoard, view.board, this.rules) : { gone: [], hit: [] };
     this.prevBoard = view.board;
     this.board.render(view.board, this.overlay(), msg.last);
     if (changes.gone.length || changes.hit.length) this.board.effects(changes.gone, changes.hit);

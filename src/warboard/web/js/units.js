@@ -22,6 +22,8 @@ function fromServer(d) {
     title: d.title,
     short: SHORT_TITLES[d.game] || d.title,
     strikeName: d.strike_name,
+    strikeIcon: d.strike_icon || "airplane",
+    supplyModel: d.supply_model,
     strikesName: `${d.strike_name}s`,
     hillName: d.hill_name,
     baseName: d.base_name,
@@ -29,6 +31,7 @@ function fromServer(d) {
     units: d.units.map((u) => ({
       name: u.name, title: u.title, abbrev: u.abbrev, count: u.count, supply: u.supply,
       attack: [...u.attack.combined, ...u.attack.individual],
+      combined: u.attack.combined, individual: u.attack.individual,
       needsSupport: u.attack.combined.length > 0, support: u.support, attacks: u.attacks,
       countsAs: u.counts_as, drop: u.drop, becomes: u.hit_becomes,
     })),
@@ -42,6 +45,22 @@ export function unitInfo(rules, name) {
     name, title: name.replace(/_/g, " "), abbrev: name.slice(0, 3).toUpperCase(), count: 0,
     supply: [], attack: [], support: [],
   };
+}
+
+/**
+ * How many hits a unit has taken and takes in all, from the ruleset's `hit_becomes` chain (an
+ * Ogre: 0 of 2, a damaged Ogre: 1 of 2); a unit one hit destroys: 0 of 1.
+ */
+export function hitState(rules, name) {
+  // the server refuses rulesets with a cycle of hits; the bound only keeps a bad one finite
+  const steps = (start, next) => {
+    let k = 0;
+    for (let n = next(start); n && k < rules.units.length; n = next(n)) k++;
+    return k;
+  };
+  const taken = steps(name, (n) => rules.units.find((u) => u.becomes === n)?.name);
+  const left = steps(name, (n) => unitInfo(rules, n).becomes);
+  return { taken, total: taken + left + 1 };
 }
 
 export function unitTitle(rules, name) {
