@@ -96,8 +96,9 @@ class HtlReplay extends ReplayView {
     const view = this.frames[this.i];
     const st = this.i > 0 ? this.steps[this.i - 1] : null;
     const j = this.lastDecision[this.i];
+    const mark = j === null ? null : lastMark(view, this.steps[j].action, this.frames[j]);
     this.board.render(view, {
-      last: j === null ? null : lastMark(view, this.steps[j].action, this.frames[j]),
+      last: mark ? [mark] : [],
       pendingTarget: view.pending?.target || null,
     });
     renderTracks(this.el.tracks, view, { players: this.data.players || [], seat: this.you });
