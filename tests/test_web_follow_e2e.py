@@ -142,6 +142,7 @@ def test_the_computers_plays_come_one_at_a_time(browser, server, size, tmp_path:
         expect(page.locator(".playback-skip")).to_be_hidden()
         expect(page.locator(".playback-caption")).to_contain_text("North")
         assert page.locator(".log-recent").count() >= 2
+        page.evaluate("window.scrollTo(0, 0)")
         save_screenshot(page, f"follow-cards-after-ai-{'phone' if size == PHONE else 'desktop'}",
                         tmp_path)
     finally:
@@ -298,6 +299,8 @@ def test_htl_moves_slide_and_attacks_show_their_dice(browser, server, tmp_path: 
                 break
             page.evaluate(RECORD)
             if fire_once(page) and page.locator(".hl-fx .roll-badge").count():
+                page.wait_for_function("() => document.querySelector('.hl-fx .roll-badge')"
+                                       "?.getAnimations().length === 0")
                 save_screenshot(page, "follow-htl-fire", tmp_path)
             if page.locator(MY_TURN).count():
                 v = int(page.locator("#app").get_attribute("data-version"))
@@ -399,6 +402,11 @@ def test_a_destroyed_ogre_is_one_card_on_the_end_card(browser, server, tmp_path:
         expect(row.locator("td").nth(1)).to_have_text(str(cards))
         expect(card.locator(".end-needs")).to_contain_text("Units counted: South")
         expect(card.locator(".end-needs")).to_contain_text("an Ogre counts 2")
+        # the counters beside the board list it once too: no chip for its damaged side
+        rules = http_json("GET", f"{server}/api/rules/ogre218")
+        damaged = next(u["abbrev"] for u in rules["units"] if u["name"] == "damaged_ogre")
+        chips = tab.page.locator(f".seats .seat-row.s{seat} .lost-chip").all_inner_texts()
+        assert chips and not any(c.endswith(damaged) for c in chips), chips
         save_screenshot(tab.page, "follow-ogre-end", tmp_path)
     finally:
         tab.close()
@@ -421,5 +429,26 @@ def test_replay_labels_both_burials_as_setup(browser, server) -> None:
         burials = [t for t in labels if "under its deck" in t]
         assert len(burials) == 2, labels
         assert all(t.startswith("Setup: ") for t in burials), burials
+    finally:
+        tab.close()
+
+
+def test_htl_replay_shows_an_attacks_dice_beside_its_target(browser, server) -> None:
+    created = finish_hotseat_game(server, "holdtheline", seed=3, options={"scenario": "tutorial"})
+    tab = open_tab(browser, server)
+    page = tab.page
+    try:
+        tab.goto(f"/replay/{created['id']}#token={created['tokens']['0']}")
+        page.locator(".htl-replay-page .htl-svg").wait_for()
+        n = int(page.locator(".replay-slider").get_attribute("max"))
+        badge = page.locator(".hl-fx .roll-badge")
+        for i in range(1, n + 1):
+            page.get_by_role("button", name="Step forward").click()
+            expect(page.locator(".step-label")).to_contain_text(f"Step {i} of")
+            if badge.count() and badge.first.locator(".die").count():
+                break
+        else:
+            raise AssertionError("no attack in the whole replay")
+        expect(badge.first).to_contain_text(re.compile(r"hit on|cannot hit"))
     finally:
         tab.close()

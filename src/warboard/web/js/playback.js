@@ -44,7 +44,7 @@ export class Playback {
     this.el = h("div", { class: "playback-bar", role: "group", "aria-label": "Following the plays" });
     this.caption = h("span", { class: "playback-caption", "aria-live": "polite" });
     this.skipBtn = h("button", { type: "button", class: "btn small playback-skip", hidden: true,
-      onclick: () => this.skip() }, "Skip ⏭");
+      onclick: () => this.skip() }, "Skip »");
     const select = h("select", { class: "playback-pace", "aria-label": "Pace of the other side's plays",
       onchange: (e) => this.setPace(e.target.value) },
     Object.keys(PACES).map((p) => h("option", { value: p, selected: p === this.pace }, p)));

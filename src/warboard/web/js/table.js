@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { Board, boardChanges } from "./board.js";
 import { h, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
-import { renderSeats, turnText } from "./panel.js";
+import { destroyedCards, renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
 import { playArrival } from "./playfx.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
@@ -304,7 +304,7 @@ class Table extends TableBase {
       else [title, cls] = ["You lose", "loss"];
     }
     const units = r?.units || [unitCount(this.rules, view.board, 0), unitCount(this.rules, view.board, 1)];
-    const lost = (s) => cardsDestroyed(this.rules, view.destroyed?.[s]);
+    const lost = (s) => destroyedCards(this.rules, view.destroyed?.[s]).reduce((a, [, n]) => a + n, 0);
     const reason = quit ? `${mine && quit.by === seat ? "You" : seatName(quit.by)} resigned.`
       : r ? resultText(this.rules, r, seat) : "The game was ended.";
     this.endDialog({ title, cls, reason, needs: winNeeds(this.rules, r, units),
@@ -353,14 +353,6 @@ class Table extends TableBase {
     this.picker.reset();
     this.render();
   }
-}
-
-/** How many cards of a seat were destroyed (`destroyed`: {unit: n}): a hit-changed card (a
- * damaged Ogre) is the card it replaced, counted with it once. */
-function cardsDestroyed(rules, destroyed = {}) {
-  const replacements = new Set(rules.units.map((u) => u.becomes).filter(Boolean));
-  return Object.entries(destroyed || {}).filter(([unit]) => !replacements.has(unit))
-    .reduce((n, [, k]) => n + k, 0);
 }
 
 /** What it took to win, and what each side had: the count at the end of the cards. */

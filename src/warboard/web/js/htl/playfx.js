@@ -9,7 +9,7 @@ import { dieFace } from "./panel.js";
 
 const ATTACKS = new Set(["fire", "assault"]);
 const OTHER_ACTIONS = new Set(["move", "rally", "exit", "advance", "evade", "end", "result"]);
-const DIE = 22; // a die's size on the board, in SVG user units
+const DIE = 30; // a die's size on the board, in SVG user units (a hex is 100 high)
 
 /** The engine's events of `view` after those of `before` (a view, or null: none are new). */
 export function newEvents(before, view) {
@@ -44,8 +44,9 @@ export function rollText(attack) {
   return `hit on ${hitText(attack.hitOn)} · ${hits} hit${hits === 1 ? "" : "s"}`;
 }
 
-/** Show `events` (new since the view `before`) on `board`, just drawn with `view`. */
-export function playEvents(board, before, view, events, { motion, ms }) {
+/** Show `events` (new since the view `before`) on `board`, just drawn with the view after
+ * them; `motion`: slide the moves, over at most `ms`. */
+export function playEvents(board, before, events, { motion, ms = 0 }) {
   const fx = clear(board.layers.fx);
   for (const e of events) {
     if (e.type === "move" && motion) slide(board, before, e, ms);
@@ -71,14 +72,14 @@ function rollBadge(board, attack) {
   const [x, y] = board.centre(attack.at);
   const text = rollText(attack);
   const n = attack.dice.length;
-  const w = Math.max(n * (DIE + 4) + 8, text.length * 7.2 + 14);
-  const top = y - 50 * 1.55; // above the target hex
+  const w = Math.max(n * (DIE + 4) + 10, text.length * 9 + 16);
+  const top = y - 50 - DIE - 24; // above the target hex
   const hits = attack.dice.filter((d) => d.hit).length;
-  const g = s("g", { class: `roll-badge${text === "cannot hit" ? " no-hit" : ""}`, "data-hex": `${attack.at[0]},${attack.at[1]}`,
+  const g = s("g", { class: `roll-badge${text === "cannot hit" ? " no-hit" : ""}`, "data-at": `${attack.at[0]},${attack.at[1]}`,
     "data-hits": String(attack.hits ?? hits), "aria-label": `${attack.type}: dice ${attack.dice.map((d) => d.value).join(", ")}, ${text}`,
     role: "img" },
-  s("rect", { x: x - w / 2, y: top - 4, width: w, height: DIE + 26, rx: 7 }),
-  s("text", { x, y: top + DIE + 17, class: "roll-text" }, text));
+  s("rect", { x: x - w / 2, y: top - 5, width: w, height: DIE + 30, rx: 8 }),
+  s("text", { x, y: top + DIE + 19, class: "roll-text" }, text));
   attack.dice.forEach((d, i) => {
     const die = dieFace(d.value, d.hit ? "hit" : "miss");
     die.removeAttribute("role");

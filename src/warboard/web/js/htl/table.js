@@ -354,7 +354,7 @@ class HtlTable extends TableBase {
     this.board.render(view, this.overlay(msg, items));
     if (this.fresh) {
       const before = this.drawnView;
-      playEvents(this.board, before, view, newEvents(before, view),
+      playEvents(this.board, before, newEvents(before, view),
         { motion: !reducedMotion() && this.step > 0, ms: PACES[this.playback.pace] * 0.7 });
     }
     if (this.fresh || !this.drawnView) this.drawnView = view;
