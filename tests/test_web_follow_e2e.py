@@ -230,19 +230,26 @@ def test_the_last_turns_plays_stay_marked_until_the_next_play(browser, server) -
         north = page.locator(".layer-last .last-at.s1, .layer-last .last-hit")
         assert north.count() >= 2  # both of the computer's plays
         assert page.locator(".log-recent").count() >= 2
-        # a page drawn again (a hover, a card chosen) keeps them
+        marked = north.count()
+        # a page drawn again (a card chosen) keeps them, and so does a reload (the state's
+        # `plays`)
         page.locator(".hand-card:not(.unusable):not(.idle)").first.click()
-        assert north.count() >= 2
+        assert north.count() == marked
         page.keyboard.press("Escape")
+        page.reload()
+        page.wait_for_selector(MY_TURN)
+        expect(north).to_have_count(marked)
         # the player's next play clears them: only its own mark is left
         version = int(page.locator("#app").get_attribute("data-version"))
         play_by_clicking(page, random.Random(1))
         page.wait_for_function(
             "v => +document.getElementById('app').dataset.version > v", arg=version)
-        if page.locator(MY_TURN).count() or page.locator('.turn-banner:not(.mine)').count():
-            expect(page.locator(".layer-last .last-at.s1")).to_have_count(0)
-            expect(page.locator(".log-recent, .log-now")).to_have_count(0)
-            expect(page.locator(".playback-caption")).to_have_text("")
+        # the first of the player's two plays this turn: the computer has not answered yet
+        expect(page.locator(MY_TURN)).to_be_visible()
+        expect(page.locator(".layer-last .last-at.s1")).to_have_count(0)
+        expect(page.locator(".layer-last rect").first).to_be_attached()  # its own mark
+        expect(page.locator(".log-recent, .log-now")).to_have_count(0)
+        expect(page.locator(".playback-caption")).to_have_text("")
     finally:
         tab.close()
 

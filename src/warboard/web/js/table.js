@@ -216,7 +216,7 @@ class Table extends TableBase {
     this.board.render(view.board, this.overlay(), plays);
     if (changes.gone.length || changes.hit.length) this.board.effects(changes.gone, changes.hit);
     const newest = this.marks[this.marks.length - 1];
-    if (this.fresh && newest?.msg === msg) playArrival(this.board, newest.action);
+    if (this.fresh && newest?.before && newest.msg === msg) playArrival(this.board, newest.action);
 
     const aiThinking = this.thinking ?? (this.mode === "ai" && !over && view.to_move >= 0
       && /^ai/.test(this.players[view.to_move] || "") ? view.to_move : null);
@@ -265,14 +265,14 @@ class Table extends TableBase {
   renderFollowedLog(msg) {
     const log = msg.log || [];
     const lineClass = new Array(log.length).fill("");
-    for (const m of this.marks) {
+    for (const m of this.marks.filter((mark) => mark.before)) {
       const cls = this.isNow(m) ? "log-now" : "log-recent";
       for (let i = (m.before.log || []).length; i < (m.msg.log || []).length && i < log.length; i++) lineClass[i] = cls;
     }
     renderLog(this.el.log, log.map((text, i) => ({
       text, cls: [/destroys|damages/.test(text) ? "log-hit" : "", lineClass[i]].filter(Boolean).join(" ") })));
     const newest = this.marks[this.marks.length - 1];
-    this.playback.say(newest ? (newest.msg.log || []).slice((newest.before.log || []).length).join(" · ") : "");
+    this.playback.say(newest?.before ? (newest.msg.log || []).slice((newest.before.log || []).length).join(" · ") : "");
   }
 
   overlay() {

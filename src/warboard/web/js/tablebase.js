@@ -6,7 +6,8 @@
 //
 // The other side's plays are followed one at a time (js/playback.js): `this.step` is the number
 // of the followed play on screen (0: none), `this.marks` the other side's plays since this
-// screen's last one ([{seat, action, msg, before}], the newest last), and `this.fresh` says
+// screen's last one ([{seat, action, msg, before}], the newest last; `before` null for those
+// the state's `plays` told on opening the page), and `this.fresh` says
 // whether the state being drawn is new (a table plays its effects only then).
 
 import { api, GameSocket } from "./api.js";
@@ -119,6 +120,9 @@ export class TableBase {
     if (msg.view?.to_move !== this.thinking) this.thinking = null;
     const fresh = !prev || prev.version !== msg.version;
     if (fresh && prev) this.noteMark(msg, prev);
+    // a page opened (or reloaded) in the other side's turn: its plays so far, from the server
+    // (their states are gone: no log lines or views before them)
+    if (!prev && !this.hotseat) this.marks = (msg.plays || []).map((p) => ({ ...p, msg, before: null }));
     this.step = step;
     this.received(k, msg, fresh);
     this.fresh = fresh;

@@ -384,13 +384,13 @@ class HtlTable extends TableBase {
       return;
     }
     const eventClass = new Map();
-    for (const m of this.marks) {
+    for (const m of this.marks.filter((mark) => mark.before)) {
       for (const e of newEvents(m.before.view, m.msg.view)) eventClass.set(e.n, this.isNow(m) ? "log-now" : "log-recent");
     }
     renderLog(this.el.log, eventLines(view).map((line) => (eventClass.has(line.n) && line.cls !== "log-turn"
       ? { ...line, cls: [line.cls, eventClass.get(line.n)].filter(Boolean).join(" ") } : line)), "htl-log");
     const newest = this.marks[this.marks.length - 1];
-    this.playback.say(newest ? newEvents(newest.before.view, newest.msg.view)
+    this.playback.say(newest?.before ? newEvents(newest.before.view, newest.msg.view)
       .filter((e) => e.type !== "die" && e.type !== "hits").map((e) => e.text).join(" · ") : "");
   }
 
