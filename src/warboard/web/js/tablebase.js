@@ -56,6 +56,7 @@ export class TableBase {
       this.step = 0;
       this.render();
     });
+    this.playback.el.hidden = hotseat; // both sides at one screen: nothing to follow
   }
 
   /** A state message from the server: the other side's plays wait their turn. */
