@@ -76,6 +76,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 MODULE_MARKERS: dict[str, tuple[str, ...]] = {
     "test_web_e2e.py": ("browser",),
     "test_web_htl_e2e.py": ("browser",),
+    "test_web_follow_e2e.py": ("browser",),
     "test_web_players_e2e.py": ("browser",),
     "test_server_cluster.py": ("postgres",),  # several server processes on one database
     "test_server_abuse.py": ("slow",),  # attacks on real server processes

@@ -89,6 +89,24 @@ def true_states(database_url: str, game_id: str) -> tuple[list[State], list[dict
     return states, events
 
 
+def other_sides_run(game: Any, states: list[State], events: list[dict[str, Any]],
+                    version: int, seat: int | None) -> list[dict[str, Any]]:
+    """A state's ``plays`` at ``version`` for ``seat``: the decisions of the seat that decided
+    last since the other seat did, unless it is ``seat``, and only those ``seat`` learnt (a
+    spectator: that every seat learnt)."""
+    run: list[int] = []
+    for i, event in enumerate(events[:version]):
+        if event["seat"] is None:
+            continue
+        if run and events[run[-1]]["seat"] != event["seat"]:
+            run = []
+        run.append(i)
+    readers = (0, 1) if seat is None else (seat,)
+    return [events[i] for i in run if events[i]["seat"] != seat and all(
+        game.visible_to(states[i], game.action_from_json(events[i]["action"], states[i]), s)
+        for s in readers)]
+
+
 def keys_in(data: Any) -> Iterator[str]:
     if isinstance(data, dict):
         for key, value in data.items():
@@ -135,7 +153,11 @@ def check_secrecy(database_url: str, game_id: str, seat: int | None,
         last = message["last"]
         if last is not None and last["seat"] in others:
             assert last["action"].get("play") != "bury", last
-    # the check meant something: the record holds events this reader never learned
+        assert message["plays"] == other_sides_run(game, states, events, message["version"],
+                                                   seat)
+    # the checks meant something: a whole turn of the other side was told, and the record
+    # holds events this reader never learned
+    assert any(len(m["plays"]) >= 2 for m in states_seen)
     hidden = [i for i, e in enumerate(events)
               if not all(game.visible_to(states[i], game.action_from_json(e["action"]), s)
                          for s in ((0, 1) if seat is None else (seat,)))]

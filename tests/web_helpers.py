@@ -10,6 +10,7 @@ import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -81,6 +82,18 @@ def screenshots_dir(tmp_path_factory: Any, name: str) -> Path:
     path = Path(env) if env else tmp_path_factory.mktemp(name)
     path.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots: {path}")
+    return path
+
+
+def save_screenshot(page: Any, name: str, fallback: Path | None = None) -> Path:
+    """A screenshot of ``page`` as ``name``.png, a test artefact: under ``$WARBOARD_ARTEFACTS``
+    when that is set, else under ``fallback`` (a test's tmp_path), else the system's temporary
+    directory."""
+    env = os.environ.get("WARBOARD_ARTEFACTS")
+    folder = Path(env) if env else fallback or Path(tempfile.gettempdir()) / "warboard-artefacts"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path))
     return path
 
 

@@ -181,6 +181,9 @@ class GameState(BaseModel):
     legal: list[dict[str, Any]]
     log: list[str]
     last: LastDecision | None
+    # the decisions of the other seat's run so far (since this seat last decided; a spectator:
+    # of the seat that decided last), those this reader learnt, oldest first
+    plays: list[LastDecision] = Field(default_factory=list)
     hints: list[dict[str, Any]] | None = None  # parallel to legal, for games with action_hints
     undo: bool = False  # this seat may take back its last decision now
     clocks: dict[str, Any] | None = None  # the game's clocks (``Clock.message``, ``claim``)

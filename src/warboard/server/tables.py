@@ -246,6 +246,9 @@ class Table:
         self.session.recorder.record.created = iso(data.created)
         self.request_ids: dict[str, int] = {}
         self.last: _Last | None = None
+        # the decisions of the seat that decided last, since the other seat last decided (the
+        # state's ``plays``: what a reader may follow of the other side's turn)
+        self.run: list[_Last] = []
         self._legal: tuple[int, list[dict[str, Any]]] | None = None  # (version, actions)
         # the JSON of each action listed so far: most come back turn after turn (the action's
         # type is part of the key, as actions of two types may be equal tuples)
@@ -320,13 +323,15 @@ class Table:
         last = None
         if self.last is not None and self.last.shown[seat]:
             last = {"seat": self.last.seat, "action": self.last.action}
+        plays = [{"seat": p.seat, "action": p.action} for p in self.run
+                 if p.seat != seat and p.shown[seat]]
         clocks = shared["clocks"]
         if clocks is not None:
             claim = self._claim_from(seat) if seat is not None else None
             clocks = {**clocks, "claim": None if claim is None else iso_ms(claim)}
         return {**shared, "seat": seat, "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
-                "log": self.session.log(seat, last=None), "last": last,
+                "log": self.session.log(seat, last=None), "last": last, "plays": plays,
                 "undo": seat is not None and self.undo_refusal(seat) is None,
                 "hints": self._hints_field(to_act), "clocks": clocks}
 
@@ -692,6 +697,7 @@ class Table:
         self.session.recorder.record.created = created
         self.request_ids = {}
         self.last = None
+        self.run = []
         self._replay_stored(events)
 
     def _hints_field(self, to_act: bool) -> list[Any] | None:
@@ -952,6 +958,9 @@ class Table:
         if event.seat is not None:
             self.last = _Last(event.seat, event.action,
                               seen_by(self.game, self.state, action, (0, 1, None)))
+            if self.run and self.run[-1].seat != event.seat:
+                self.run = []
+            self.run.append(self.last)
         if event.request_id is not None:
             self.request_ids[event.request_id] = self.version
         self.session.apply(action)

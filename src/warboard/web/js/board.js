@@ -258,7 +258,8 @@ export class Board {
   /**
    * @param {Array} board  the view's board: [{x, y, seat, unit}]
    * @param {object} overlay  {places, targets, chosen, hits, preview, chosenUnit, mySeat}
-   * @param {object} last  the last decision {seat, action} or null
+   * @param {object|Array} last  the last decision {seat, action} or null, or the plays to
+   *   mark [{seat, action, now}] (`now`: the one being followed)
    */
   render(board, overlay = {}, last = null) {
     this.board = board || [];
@@ -391,17 +392,23 @@ export class Board {
 
   drawLast() {
     const g = clear(this.layers.last);
-    const a = this.last?.action;
-    if (!a) return;
-    const mark = (cell, cls) => {
-      const [px, py] = this.toSvg(cell[0], cell[1]);
-      g.append(s("rect", { x: px - 48, y: py - 48, width: 96, height: 96, rx: 11, class: cls }));
-    };
-    if (a.play === "deploy") {
-      mark(a.at, `last-at s${this.last.seat}`);
-      for (const t of a.attacks || []) mark(t, "last-hit");
-    } else if (a.play === "strike") {
-      mark(a.target, "last-hit");
+    // the plays to mark: the last decision, or the other side's plays of its last turn
+    const plays = Array.isArray(this.last) ? this.last : this.last ? [this.last] : [];
+    for (const play of plays) {
+      const a = play.action;
+      if (!a) continue;
+      const now = play.now ? " now" : "";
+      const mark = (cell, cls) => {
+        const [px, py] = this.toSvg(cell[0], cell[1]);
+        g.append(s("rect", { x: px - 48, y: py - 48, width: 96, height: 96, rx: 11, class: `${cls}${now}`,
+          "data-cell": key(cell[0], cell[1]) }));
+      };
+      if (a.play === "deploy") {
+        mark(a.at, `last-at s${play.seat}`);
+        for (const t of a.attacks || []) mark(t, "last-hit");
+      } else if (a.play === "strike") {
+        mark(a.target, "last-hit");
+      }
     }
   }
 

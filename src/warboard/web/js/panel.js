@@ -13,7 +13,7 @@ export function renderSeats(el, p) {
   const row = (seat) => {
     const onBoard = view.board.filter((c) => c.seat === seat).length;
     const count = unitCount(rules, view.board, seat);
-    const lost = orderedCounts(rules, view.destroyed?.[seat] || {});
+    const lost = destroyedCards(rules, view.destroyed?.[seat]);
     const toMove = view.to_move === seat && view.phase !== "over";
     return h("tr", { class: `seat-row s${seat}${toMove ? " to-move" : ""}` },
       h("th", { scope: "row" },
@@ -40,6 +40,13 @@ export function renderSeats(el, p) {
       h("th", { scope: "col" }, "In play"),
       h("th", { scope: "col" }, "Destroyed"))),
     h("tbody", {}, row(0), row(1))));
+}
+
+/** A seat's destroyed cards (`destroyed`: {unit: n}) as [[unit, n], ...]: a destroyed Ogre is
+ * one card, though the engine counts its damaged side too (a hit-changed card replaced it). */
+export function destroyedCards(rules, destroyed = {}) {
+  const replacements = new Set(rules.units.map((u) => u.becomes).filter(Boolean));
+  return orderedCounts(rules, destroyed || {}).filter(([u]) => !replacements.has(u.name));
 }
 
 function strikePips(n) {

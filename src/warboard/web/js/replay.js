@@ -134,8 +134,11 @@ class CardReplay extends ReplayView {
     const st = this.i > 0 ? this.steps[this.i - 1] : null;
     const last = st && !st.hidden && st.seat !== null && st.seat !== undefined ? st : null;
     this.board.render(frame.board, {}, last);
+    // a step made before the first turn (the deal, both burials) is the setup, whatever turn
+    // number the view after it has reached
+    const setup = ["deal", "bury"].includes(this.frames[this.i - 1]?.phase);
     this.eventLabel.textContent = this.i === 0 ? "The start of the game."
-      : `Turn ${frame.turn}: ${stepText(this.rules, this.steps, this.frames, this.i - 1)}`;
+      : `${setup ? "Setup" : `Turn ${frame.turn}`}: ${stepText(this.rules, this.steps, this.frames, this.i - 1)}`;
     if (frame.seat !== null && frame.seat !== undefined) {
       renderHand(this.el.hand, {
         rules: this.rules, view: frame, legal: [], picker: new Picker(), active: false,

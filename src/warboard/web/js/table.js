@@ -8,8 +8,9 @@ import { api } from "./api.js";
 import { Board, boardChanges } from "./board.js";
 import { h, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
-import { renderSeats, turnText } from "./panel.js";
+import { destroyedCards, renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
+import { playArrival } from "./playfx.js";
 import { playSound } from "./sound.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
 import { TableBase, renderLog } from "./tablebase.js";
@@ -101,7 +102,7 @@ class Table extends TableBase {
       h("div", { class: "table-top" },
         h("h1", { class: "game-title" }, this.rules.title,
           h("span", { class: "mode-tag" }, this.modeLabel())),
-        e.banner),
+        e.banner, this.playback.el),
       h("div", { class: "table-grid" },
         h("section", { class: "board-area", "aria-label": "Board" }, e.boardHost),
         h("div", { class: "side" },
@@ -214,8 +215,12 @@ class Table extends TableBase {
     // board: effects for what the last message destroyed
     const changes = this.prevBoard ? boardChanges(this.prevBoard, view.board, this.rules) : { gone: [], hit: [] };
     this.prevBoard = view.board;
-    this.board.render(view.board, this.overlay(), msg.last);
+    const plays = this.marks.length ? this.marks.map((m) => ({ seat: m.seat, action: m.action, now: this.isNow(m) }))
+      : msg.last;
+    this.board.render(view.board, this.overlay(), plays);
     if (changes.gone.length || changes.hit.length) this.board.effects(changes.gone, changes.hit);
+    const newest = this.marks[this.marks.length - 1];
+    if (this.fresh && newest?.before && newest.msg === msg) playArrival(this.board, newest.action);
 
     const aiThinking = this.thinking ?? (this.mode === "ai" && !over && view.to_move >= 0
       && /^ai/.test(this.players[view.to_move] || "") ? view.to_move : null);
@@ -249,8 +254,7 @@ class Table extends TableBase {
       if (this.hotseat) mount(this.el.hand, h("p", { class: "muted" }, "Cards hidden."));
     }
     renderSeats(this.el.seats, { rules: this.rules, view, labels: this.labels() });
-    renderLog(this.el.log, (msg.log || []).map((text) => ({
-      text, cls: /destroys|damages/.test(text) ? "log-hit" : "" })));
+    this.renderFollowedLog(msg);
     this.renderExtra(msg, over, "Your friend has not opened the game yet. Send "
       + `them this link; it gives them the ${seatName(1 - this.shown)} seat.`,
     this.shown !== null && this.shown !== undefined || this.hotseat);
@@ -258,6 +262,21 @@ class Table extends TableBase {
     this.setTitle(myTurn, over, this.rules.short);
     // let the last move's animation play before the end screen covers the board
     this.endOnce(over, msg, changes.gone.length ? 900 : 200);
+  }
+
+  /** The log, the lines of the other side's last plays marked (the one followed now
+   * highlighted), and the newest of them said beside the banner. */
+  renderFollowedLog(msg) {
+    const log = msg.log || [];
+    const lineClass = new Array(log.length).fill("");
+    for (const m of this.marks.filter((mark) => mark.before)) {
+      const cls = this.isNow(m) ? "log-now" : "log-recent";
+      for (let i = (m.before.log || []).length; i < (m.msg.log || []).length && i < log.length; i++) lineClass[i] = cls;
+    }
+    renderLog(this.el.log, log.map((text, i) => ({
+      text, cls: [/destroys|damages/.test(text) ? "log-hit" : "", lineClass[i]].filter(Boolean).join(" ") })));
+    const newest = this.marks[this.marks.length - 1];
+    this.playback.say(newest?.before ? (newest.msg.log || []).slice((newest.before.log || []).length).join(" · ") : "");
   }
 
   overlay() {
@@ -289,10 +308,11 @@ class Table extends TableBase {
       else [title, cls] = ["You lose", "loss"];
     }
     const units = r?.units || [unitCount(this.rules, view.board, 0), unitCount(this.rules, view.board, 1)];
-    const lost = (s) => Object.values(view.destroyed?.[s] || {}).reduce((a, b) => a + b, 0);
+    const lost = (s) => destroyedCards(this.rules, view.destroyed?.[s]).reduce((a, [, n]) => a + n, 0);
     const reason = quit ? `${mine && quit.by === seat ? "You" : seatName(quit.by)} resigned.`
       : r ? resultText(this.rules, r, seat) : "The game was ended.";
-    this.endDialog({ title, cls, reason, columns: ["Units counted", "Cards destroyed"],
+    this.endDialog({ title, cls, reason, needs: winNeeds(this.rules, r, units),
+      columns: ["Units counted", "Cards destroyed"],
       rows: [0, 1].map((s) => ({ cls: `s${s}`, chip: `s${s}`, name: seatName(s), cells: [units[s], lost(s)] })),
       buttons: [this.replayLink(), h("a", { class: "btn primary", href: "/" }, "New game")] });
   }
@@ -337,4 +357,14 @@ class Table extends TableBase {
     this.picker.reset();
     this.render();
   }
+}
+
+/** What it took to win, and what each side had: the count at the end of the cards. */
+function winNeeds(rules, r, units) {
+  const ogre = rules.units.some((u) => (u.countsAs ?? 1) > 1);
+  const lines = [`To win: take the other side's ${rules.baseName}, or count more units than it `
+    + `when the cards run out${ogre ? " (an Ogre counts 2)" : ""}.`];
+  if (r?.reason === "base") lines.push(`${seatName(r.winner)} took ${seatName(1 - r.winner)}'s ${rules.baseName}.`);
+  lines.push(`Units counted: ${seatName(0)} ${units[0]}, ${seatName(1)} ${units[1]}.`);
+  return lines;
 }

@@ -3,12 +3,19 @@
 // the invite and game-over panels and the end-of-game dialog. A game's table extends
 // TableBase with `render()` and `socket()` (the socket of the seat on screen), and may add
 // `received(k, msg, fresh)` (a state message has come; `fresh`: a new version).
+//
+// The other side's plays are followed one at a time (js/playback.js): `this.step` is the number
+// of the followed play on screen (0: none), `this.marks` the other side's plays since this
+// screen's last one ([{seat, action, msg, before}], the newest last; `before` null for those
+// the state's `plays` told on opening the page), and `this.fresh` says
+// whether the state being drawn is new (a table plays its effects only then).
 
 import { api, GameSocket } from "./api.js";
 import { campaignPanel } from "./campaign.js";
 import { Clocks } from "./clocks.js";
 import { copyText, h, mount } from "./dom.js";
 import { Social } from "./social.js";
+import { Playback } from "./playback.js";
 import { getGame, rememberGame } from "./store.js";
 import { toast } from "./toast.js";
 
@@ -41,6 +48,25 @@ export class TableBase {
     this.thinking = null;
     this.busy = false;
     this.endShown = false;
+    this.step = 0;
+    this.marks = [];
+    this.fresh = false;
+    this.offered = {}; // seat (or "spectator") -> the last state message come for it
+    this.playback = new Playback(root, (k, msg, step) => this.onState(k, msg, step), () => {
+      this.step = 0;
+      this.render();
+    });
+    this.playback.el.hidden = hotseat; // both sides at one screen: nothing to follow
+  }
+
+  /** A state message from the server: the other side's plays wait their turn. */
+  offer(k, msg) {
+    const prev = this.offered[k];
+    if (prev && prev.version > msg.version) return; // a late message from before a reconnect
+    this.offered[k] = msg;
+    const followed = !this.hotseat && !!prev && prev.version !== msg.version && !!msg.last
+      && msg.last.seat !== msg.seat && JSON.stringify(msg.last) !== JSON.stringify(prev.last);
+    this.playback.offer(k, msg, followed);
   }
 
   /** One socket per seat this browser holds (both seats of a hot-seat game, else the seat of
@@ -61,7 +87,7 @@ export class TableBase {
       this.sockets[k] = new GameSocket(this.id, seat === null || seat === undefined ? null : token, {
         onState: (msg) => {
           this.social.spectators(msg.spectators ?? 0);
-          this.onState(k, msg);
+          this.offer(k, msg);
         },
         onSeatToken: (seatToken) => rememberGame(this.id, { token: seatToken }),
         onThinking: (msg) => {
@@ -87,14 +113,41 @@ export class TableBase {
     }
   }
 
-  onState(k, msg) {
+  onState(k, msg, step = 0) {
     const prev = this.states[k];
     if (prev && prev.version > msg.version) return; // a late message from before a reconnect
     this.states[k] = msg;
+    if (this.offered[k] === undefined || this.offered[k].version < msg.version) this.offered[k] = msg;
     if (msg.view?.to_move !== this.thinking) this.thinking = null;
-    this.received(k, msg, !prev || prev.version !== msg.version);
+    const fresh = !prev || prev.version !== msg.version;
+    if (fresh && prev) this.noteMark(msg, prev);
+    // a page opened (or reloaded) in the other side's turn: its plays so far, from the server
+    // (their states are gone: no log lines or views before them)
+    if (!prev && !this.hotseat) this.marks = (msg.plays || []).map((p) => ({ ...p, msg, before: null }));
+    this.step = step;
+    this.received(k, msg, fresh);
+    this.fresh = fresh;
     this.render();
+    this.fresh = false;
     this.renderClocks(msg);
+  }
+
+  /** Keep the other side's plays marked until this screen's next play (a spectator's: until
+   * the other seat plays). */
+  noteMark(msg, prev) {
+    const last = msg.last;
+    if (!last || JSON.stringify(last) === JSON.stringify(prev.last)) return;
+    if (this.marks.length && this.marks[0].seat !== last.seat) this.marks = [];
+    if (this.hotseat || last.seat === msg.seat) {
+      this.marks = [];
+      return;
+    }
+    this.marks.push({ seat: last.seat, action: last.action, msg, before: prev });
+  }
+
+  /** The mark on screen of the newest play (followed now, or just made). */
+  isNow(mark) {
+    return mark === this.marks[this.marks.length - 1] && this.step > 0;
   }
 
   /** The clocks, under the turn banner (made with the first state that has them). */
@@ -197,13 +250,15 @@ export class TableBase {
     setTimeout(() => this.showEnd(msg), delay);
   }
 
-  /** The dialog: `title`, `reason`, a table of both seats (`columns`; `rows`: [{cls, chip,
-   * name, cells}]) and `buttons` before "Look at the board". */
-  endDialog({ title, cls, reason, columns, rows, buttons }) {
+  /** The dialog: `title`, `reason`, what each side needed and had (`needs`: lines), a table
+   * of both seats (`columns`; `rows`: [{cls, chip, name, cells}]) and `buttons` before "Look
+   * at the board". */
+  endDialog({ title, cls, reason, needs = [], columns, rows, buttons }) {
     mount(this.el.end, h("div", { class: `end-card ${cls}`, role: "dialog", "aria-modal": "true",
       "aria-labelledby": "end-title" },
     h("h2", { id: "end-title" }, title),
     h("p", { class: "end-reason" }, reason),
+    needs.length ? h("ul", { class: "end-needs" }, needs.map((line) => h("li", {}, line))) : null,
     h("table", { class: "end-counts" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), columns.map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, rows.map((r) => h("tr", r.cls ? { class: r.cls } : {},

@@ -66,7 +66,11 @@ export const FIXTURE_LEGAL = [
 
 export const FIXTURE_HINTS = FIXTURE_LEGAL.map((a) => {
   if (a.type === "move") return { ap: (a.bonus ? 2 : 1) + (a.fire ? 1 : 0), to: a.path[a.path.length - 1] };
-  if (a.type === "fire") return { ap: 1, dice: 3, hit_on: a.target[0] === 6 ? 6 : 5, range: 2, los: true };
+  // A4's far shot cannot hit (hit on 7): the table marks it
+  if (a.type === "fire") {
+    const hitOn = a.unit === "A4" && a.target[0] === 3 ? 7 : a.target[0] === 6 ? 6 : 5;
+    return { ap: 1, dice: 3, hit_on: hitOn, range: 2, los: true };
+  }
   if (a.type === "assault") return { ap: 2, dice: 3, hit_on: 4, range: 1, los: true };
   if (a.type === "end") return { ap: 0 };
   return { ap: 1 };

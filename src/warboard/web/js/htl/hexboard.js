@@ -29,7 +29,7 @@ export class HexBoard {
       xmlns: "http://www.w3.org/2000/svg" });
     this.svg.append(defs());
     this.layers = {};
-    for (const name of ["terrain", "edges", "marks", "coords", "last", "under", "units", "over", "badges"]) {
+    for (const name of ["terrain", "edges", "marks", "coords", "last", "under", "units", "over", "badges", "fx"]) {
       this.layers[name] = this.svg.appendChild(s("g", { class: `hl-${name}` }));
     }
     this.scroller = h("div", { class: "htl-scroller" }, this.svg);
@@ -370,7 +370,7 @@ export class HexBoard {
     const over = clear(this.layers.over);
     const badges = clear(this.layers.badges);
     const last = clear(this.layers.last);
-    if (o.last) this.drawLast(last, o.last);
+    this.drawLast(last, o.last || []);
     if (o.selectedHex) {
       const [x, y] = this.centre(o.selectedHex);
       under.append(s("polygon", { class: "sel-hex", points: pts(corners(x, y, R * 0.96)) }));
@@ -439,19 +439,23 @@ export class HexBoard {
     this.applyHover();
   }
 
-  drawLast(g, last) {
-    if (last.path && last.path.length) {
-      const line = [last.from ? this.centre(last.from) : null, ...last.path.map((p) => this.centre(p))]
-        .filter(Boolean);
-      if (line.length > 1) {
-        g.append(s("polyline", { class: "last-move", points: pts(line), "marker-end": "url(#arrow)" }));
+  /** The marks of the last plays ([{path, from, target, kind, now}], see lastMark). */
+  drawLast(g, marks) {
+    for (const last of marks) {
+      const now = last.now ? " now" : "";
+      if (last.path && last.path.length) {
+        const line = [last.from ? this.centre(last.from) : null, ...last.path.map((p) => this.centre(p))]
+          .filter(Boolean);
+        if (line.length > 1) {
+          g.append(s("polyline", { class: `last-move${now}`, points: pts(line), "marker-end": "url(#arrow)" }));
+        }
       }
-    }
-    if (last.from && last.target) {
-      const [fx, fy] = this.centre(last.from);
-      const [tx, ty] = this.centre(last.target);
-      g.append(s("line", { class: `last-fire ${last.kind || ""}`, x1: fx, y1: fy, x2: tx, y2: ty,
-        "marker-end": "url(#arrow-red)" }));
+      if (last.from && last.target) {
+        const [fx, fy] = this.centre(last.from);
+        const [tx, ty] = this.centre(last.target);
+        g.append(s("line", { class: `last-fire ${last.kind || ""}${now}`, x1: fx, y1: fy, x2: tx, y2: ty,
+          "marker-end": "url(#arrow-red)" }));
+      }
     }
   }
 

@@ -106,7 +106,8 @@ export function actionHex(a, hint) {
 /** A short description of one legal action, for choice lists and buttons. */
 export function actionText(view, a, hint) {
   const ap = hint?.ap !== undefined ? ` (${apText(hint.ap)})` : "";
-  const odds = hint && hint.dice ? ` — ${hint.dice} dice, hit on ${hitText(hint.hit_on)}` : "";
+  const odds = hint?.hit_on >= 7 ? " — cannot hit"
+    : hint && hint.dice ? ` — ${hint.dice} dice, hit on ${hitText(hint.hit_on)}` : "";
   switch (a.type) {
     case "move": {
       const to = hexText(actionHex(a, hint));

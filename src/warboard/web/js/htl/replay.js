@@ -8,6 +8,7 @@ import { ReplayView, showReplayError } from "../replayview.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
 import { actionText, loadTables, resultLine, sideColour, sideTitle } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
+import { newEvents, playEvents } from "./playfx.js";
 
 export async function showHtlReplay(root, id, token) {
   mount(root, h("p", { class: "loading" }, "Loading the replay…"));
@@ -96,10 +97,14 @@ class HtlReplay extends ReplayView {
     const view = this.frames[this.i];
     const st = this.i > 0 ? this.steps[this.i - 1] : null;
     const j = this.lastDecision[this.i];
+    const mark = j === null ? null : lastMark(view, this.steps[j].action, this.frames[j]);
     this.board.render(view, {
-      last: j === null ? null : lastMark(view, this.steps[j].action, this.frames[j]),
+      last: mark ? [mark] : [],
       pendingTarget: view.pending?.target || null,
     });
+    // the dice of the last decision's attack beside its target, die by die as they are rolled
+    const before = j === null ? null : this.frames[j];
+    playEvents(this.board, before, newEvents(before, view), { motion: false });
     renderTracks(this.el.tracks, view, { players: this.data.players || [], seat: this.you });
     renderDice(this.el.dice, view, {});
     const kind = !st ? "" : st.seat === null || st.seat === undefined ? "die" : "decision";

@@ -18,6 +18,8 @@ import {
   hitText, leaderById, leaderName, loadTables, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
 } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
+import { PACES, reducedMotion } from "../playback.js";
+import { newEvents, playEvents } from "./playfx.js";
 
 export async function showHtlTable(root, id, first, entry) {
   try {
@@ -35,6 +37,9 @@ export async function showFixture(root) {
   const [{ FIXTURE_STATE }] = await Promise.all([import("./fixture.js"), loadTables()]);
   return new HtlTable(root, "fixture", structuredClone(FIXTURE_STATE), {}, { offline: true });
 }
+
+/** A fire or assault whose hit number no die can make (hint.hit_on 7 or more). */
+const cannotHit = (hint) => hint?.hit_on !== undefined && hint.hit_on !== null && hint.hit_on >= 7;
 
 const actorOf = (a) => {
   if (a.type === "move") return a.unit ? `u:${a.unit}` : `l:${a.leader}`;
@@ -79,7 +84,7 @@ class HtlTable extends TableBase {
     });
     this.resignBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.resign() }, "Resign");
     mount(this.root, h("div", { class: "table-page htl-page", dataset: { game: "holdtheline" } },
-      h("div", { class: "table-top" }, e.title, e.banner),
+      h("div", { class: "table-top" }, e.title, e.banner, this.playback.el),
       h("div", { class: "htl-grid" },
         h("section", { class: "htl-board-area", "aria-label": "Board" }, e.boardHost, e.prompt, e.menu),
         h("div", { class: "htl-side" },
@@ -195,7 +200,10 @@ class HtlTable extends TableBase {
     const view = msg.view;
     const decisions = items.filter((it) => DECISION_TYPES.has(it.a.type));
     const o = { canAct: this.busy ? new Set() : this.actors(items), selected: this.sel, selectedHex: this.selHex(view) };
-    o.last = lastMark(view, msg.last?.action);
+    // the other side's plays since this screen's last one, else the last decision
+    o.last = (this.marks.length ? this.marks : [{ msg, action: msg.last?.action, before: null }])
+      .map((m) => ({ ...lastMark(m.msg.view, m.action, m.before?.view), now: this.isNow(m) }))
+      .filter((m) => m.path || m.target);
     if (view.pending?.target) o.pendingTarget = view.pending.target;
     if (this.busy) return o;
     if (decisions.length) {
@@ -242,9 +250,10 @@ class HtlTable extends TableBase {
       const fire = t.items.find((it) => it.a.type === "fire") || t.items[0];
       const hint = fire.hint || {};
       const kind = fire.a.type;
-      const text = hint.hit_on !== undefined
+      const noHit = cannotHit(hint);
+      const text = noHit ? "cannot hit" : hint.hit_on !== undefined
         ? `${kind === "assault" ? "⚔ " : ""}${hitText(hint.hit_on)} ×${hint.dice ?? "?"}` : kind === "assault" ? "⚔" : "fire";
-      return { ...t, kind, los: hint.los, text,
+      return { ...t, kind: noHit ? `${kind} no-hit` : kind, los: hint.los, text,
         label: t.items.map((it) => actionText(view, it.a, it.hint)).join("; ") };
     });
     o.rallies = [...rallies.values()].map((r) => ({ ...r,
@@ -343,13 +352,19 @@ class HtlTable extends TableBase {
     mount(this.el.title, ...gameTitle(view, this.modeLabel()));
 
     this.board.render(view, this.overlay(msg, items));
+    if (this.fresh) {
+      const before = this.drawnView;
+      playEvents(this.board, before, newEvents(before, view),
+        { motion: !reducedMotion() && this.step > 0, ms: PACES[this.playback.pace] * 0.7 });
+    }
+    if (this.fresh || !this.drawnView) this.drawnView = view;
     this.renderBanner(this.bannerText(msg, mine, over), { mine, over,
       cls: `c-${view.to_move >= 0 ? sideColour(view, view.to_move) : ""}`,
       spinner: this.thinking !== null && !over });
     renderTracks(this.el.tracks, view, msg, this.hotseat);
     this.renderActions(msg, items, mine);
     renderDice(this.el.dice, view, msg);
-    renderLog(this.el.log, view.events ? eventLines(view) : (msg.log || []).map((text) => ({ text })), "htl-log");
+    this.renderFollowedLog(msg);
     this.renderMenu(msg);
     this.renderPrompt(msg, items, mine);
     this.renderExtra(msg, over,
@@ -358,6 +373,25 @@ class HtlTable extends TableBase {
     this.resignBtn.hidden = over || this.offline || (seat === null && !this.hotseat);
     this.setTitle(mine, over, "Hold the Line");
     this.endOnce(over, msg, 400);
+  }
+
+  /** The log, the events of the other side's last plays marked (the one followed now
+   * highlighted), and the newest play said beside the banner. */
+  renderFollowedLog(msg) {
+    const view = msg.view;
+    if (!view.events) {
+      renderLog(this.el.log, (msg.log || []).map((text) => ({ text })), "htl-log");
+      return;
+    }
+    const eventClass = new Map();
+    for (const m of this.marks.filter((mark) => mark.before)) {
+      for (const e of newEvents(m.before.view, m.msg.view)) eventClass.set(e.n, this.isNow(m) ? "log-now" : "log-recent");
+    }
+    renderLog(this.el.log, eventLines(view).map((line) => (eventClass.has(line.n) && line.cls !== "log-turn"
+      ? { ...line, cls: [line.cls, eventClass.get(line.n)].filter(Boolean).join(" ") } : line)), "htl-log");
+    const newest = this.marks[this.marks.length - 1];
+    this.playback.say(newest?.before ? newEvents(newest.before.view, newest.msg.view)
+      .filter((e) => e.type !== "die" && e.type !== "hits").map((e) => e.text).join(" · ") : "");
   }
 
   seatLabel(view, s) {
@@ -470,10 +504,12 @@ class HtlTable extends TableBase {
     const groups = [["Move", (it) => it.a.type === "move"], ["Fire", (it) => it.a.type === "fire"],
       ["Close combat", (it) => it.a.type === "assault"], ["Rally", (it) => it.a.type === "rally"]];
     const lists = groups.map(([title, f]) => {
-      const list = opts.filter(f);
+      // attacks that cannot hit come last, marked
+      const list = opts.filter(f).sort((a, b) => cannotHit(a.hint) - cannotHit(b.hint));
       if (!list.length) return null;
       const buttons = h("div", { class: "htl-options" }, list.map((it) => h("button", {
-        type: "button", class: `btn option ${it.a.type}`, onclick: () => this.send(it.a),
+        type: "button", class: `btn option ${it.a.type}${cannotHit(it.hint) ? " cannot-hit" : ""}`,
+        onclick: () => this.send(it.a),
       }, actionText(view, it.a, it.hint))));
       if (title === "Move" && list.length > 4) {
         // many destinations: the green hexes say it all; the list stays at hand, folded
@@ -554,11 +590,26 @@ class HtlTable extends TableBase {
     this.endDialog({
       title: line.replace(/ \(.*\)$/, ""), reason: line,
       cls: /You win/.test(line) ? "win" : /You lose|You resigned/.test(line) ? "loss" : "",
-      columns: ["VP", "Units left"],
+      needs: winNeeds(view, (msg.result?.summary || msg.result || view.result)?.vp || view.vp || []),
+      columns: ["VP", "VP needed", "Units left"],
       rows: [0, 1].map((s) => ({ chip: `c-${sideColour(view, s)}`, name: sideTitle(view, s),
-        cells: [view.vp?.[s] ?? 0, (view.units || []).filter((u) => u.side === s && u.at).length] })),
+        cells: [view.vp?.[s] ?? 0, view.vp_target?.[s] ?? "–",
+          (view.units || []).filter((u) => u.side === s && u.at).length] })),
       buttons: [nextBattleLink(msg, this.id)
         || h("a", { class: "btn primary", href: "/" }, "New game"), this.replayLink()],
     });
   }
+}
+
+/** What each side needed to win and what it had (`vp`: both sides' VP at the end). */
+function winNeeds(view, vp) {
+  const lines = [0, 1].filter((s) => view.vp_target?.[s])
+    .map((s) => `${sideTitle(view, s)} needed ${view.vp_target[s]} VP and had ${vp[s] ?? 0}.`);
+  const limit = view.turn_limit;
+  const w = view.time_out_winner;
+  if (view.time_out_by_vp) lines.push(`After turn ${limit}, the side with more VP wins.`);
+  else if (w !== null && w !== undefined) {
+    lines.push(`${sideTitle(view, w)} needed to hold out to the end of turn ${limit}.`);
+  }
+  return lines;
 }
