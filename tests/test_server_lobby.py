@@ -124,7 +124,7 @@ def test_an_open_game_is_posted_taken_once_listed_and_watched(live: LiveServer,
     assert next_of(poster, "spectators") == {"type": "spectators", "count": 0}
     for player in (poster, opponent):
         player.close()
-    check_secrecy(live.database_url, posted["id"], None, spectator.messages)
+    check_secrecy(live.database_url, posted["id"], None, spectator.messages, whole_turn=False)
     assert {m["type"] for m in spectator.messages} <= {"state", "spectators", "thinking"}
     until(lambda: lobby(http)["live"] == [])  # over: no longer listed
 
@@ -196,7 +196,7 @@ def test_the_players_chat_and_spectators_never_see_it(live: LiveServer,
     next_of(spectator, "error")
     spectator.close()
     assert all(m["type"] != "chat" for m in spectator.messages)
-    check_secrecy(live.database_url, game_id, None, spectator.messages)
+    check_secrecy(live.database_url, game_id, None, spectator.messages, whole_turn=False)
 
 
 def test_no_chat_against_the_computer_or_on_one_screen(live: LiveServer,
