@@ -149,31 +149,35 @@ def test_the_computers_plays_come_one_at_a_time(browser, server, size, tmp_path:
         tab.close()
 
 
+def play_until_plays_wait(page, rng: random.Random) -> None:
+    """Play by clicking until the computer's answer has a play waiting behind another (its
+    second play held back by the playback); at most 12 turns."""
+    for _ in range(12):
+        assert wait_turn_or_over(page, timeout=60_000)
+        play_by_clicking(page, rng)
+        try:
+            page.wait_for_function(
+                "() => +document.getElementById('app').dataset.playbackQueued > 0",
+                timeout=8_000)
+            return
+        except playwright_api.TimeoutError:
+            continue
+    raise AssertionError("no play ever waited behind another")
+
+
 def test_skip_shows_the_final_state_at_once(browser, server, tmp_path: Path) -> None:
     tab = open_tab(browser, server)
     page = tab.page
     try:
         start_ai_game(tab, quick_start=True)
-        rng = random.Random(5)
-        for _ in range(12):
-            assert wait_turn_or_over(page, timeout=60_000)
-            play_by_clicking(page, rng)
-            # the computer's second play waits behind its first: skip it
-            try:
-                page.wait_for_function(
-                    "() => +document.getElementById('app').dataset.playbackQueued > 0",
-                    timeout=8_000)
-            except playwright_api.TimeoutError:
-                continue
-            expect(page.locator(".playback-skip")).to_be_visible()
-            save_screenshot(page, "follow-cards-playing", tmp_path)
-            page.locator(".playback-skip").click()
-            # at once, far sooner than the slow pace would have shown it
-            expect(page.locator(MY_TURN)).to_be_visible(timeout=SLOW_MS // 2)
-            expect(page.locator("#app")).to_have_attribute("data-playback", "0")
-            expect(page.locator("#app")).to_have_attribute("data-playback-queued", "0")
-            return
-        raise AssertionError("no play ever waited behind another")
+        play_until_plays_wait(page, random.Random(5))
+        expect(page.locator(".playback-skip")).to_be_visible()
+        save_screenshot(page, "follow-cards-playing", tmp_path)
+        page.locator(".playback-skip").click()
+        # at once, far sooner than the slow pace would have shown it
+        expect(page.locator(MY_TURN)).to_be_visible(timeout=SLOW_MS // 2)
+        expect(page.locator("#app")).to_have_attribute("data-playback", "0")
+        expect(page.locator("#app")).to_have_attribute("data-playback-queued", "0")
     finally:
         tab.close()
 
@@ -183,24 +187,13 @@ def test_a_click_while_plays_wait_only_finishes_them(browser, server) -> None:
     page = tab.page
     try:
         start_ai_game(tab, quick_start=True)
-        rng = random.Random(8)
-        for _ in range(12):
-            assert wait_turn_or_over(page, timeout=60_000)
-            play_by_clicking(page, rng)
-            try:
-                page.wait_for_function(
-                    "() => +document.getElementById('app').dataset.playbackQueued > 0",
-                    timeout=8_000)
-            except playwright_api.TimeoutError:
-                continue
-            version = int(page.locator("#app").get_attribute("data-version"))
-            page.locator(".board-svg").click(position={"x": 20, "y": 20})
-            # the click showed the real state and did nothing else: no card chosen, no play
-            expect(page.locator(MY_TURN)).to_be_visible(timeout=SLOW_MS // 2)
-            assert int(page.locator("#app").get_attribute("data-version")) > version
-            expect(page.locator(".layer-overlay .place")).to_have_count(0)
-            return
-        raise AssertionError("no play ever waited behind another")
+        play_until_plays_wait(page, random.Random(8))
+        version = int(page.locator("#app").get_attribute("data-version"))
+        page.locator(".board-svg").click(position={"x": 20, "y": 20})
+        # the click showed the real state and did nothing else: no card chosen, no play
+        expect(page.locator(MY_TURN)).to_be_visible(timeout=SLOW_MS // 2)
+        assert int(page.locator("#app").get_attribute("data-version")) > version
+        expect(page.locator(".layer-overlay .place")).to_have_count(0)
     finally:
         tab.close()
 
