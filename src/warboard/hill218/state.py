@@ -201,10 +201,15 @@ class CardState(State):
 
     def board_view(self) -> list[dict[str, Any]]:
         """``board_list`` with each unit's supply (public: it follows from the board), for the
-        observations; positions keep the bare entries."""
-        supplied = (self.supplied(0), self.supplied(1))
-        return [dict(e, supplied=pack(e["x"], e["y"]) in supplied[e["seat"]])
+        observations; positions keep the bare entries. Made once per board and shared by every
+        observation of it (do not change it)."""
+        found = self._memo.get("board_view")
+        if found is None:
+            supplied = (self.supplied(0), self.supplied(1))
+            found = self._memo["board_view"] = [
+                dict(e, supplied=pack(e["x"], e["y"]) in supplied[e["seat"]])
                 for e in self.board_list()]
+        return found
 
     def counts_dict(self, counts: list[int]) -> dict[str, int]:
         return {self.unit_name(u): n for u, n in enumerate(counts) if n}
