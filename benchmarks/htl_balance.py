@@ -5,7 +5,8 @@ against `hard`, and print the tables of docs/scenarios.md.
 
 Each measurement is one `warboard balance ... --json` run (its progress bar on stderr); the
 results are kept in `docs/results/htl-balance.json`, one entry per scenario and measurement, so
-an interrupted run goes on where it stopped (`--again` measures anew). `--tables` only prints
+an interrupted run goes on where it stopped (`--again` measures anew). The levels play without
+their time caps (`--no-time-caps`), so a result does not depend on how loaded the machine is. `--tables` only prints
 the tables of what is kept.
 """
 
@@ -24,7 +25,7 @@ RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "htl-bal
 
 def balance(name: str, agents: str, games: int, jobs: int) -> dict[str, Any]:
     out = subprocess.run([*WARBOARD, "balance", name, "--agents", agents, "--games", str(games),
-                          "--jobs", str(jobs), "--json"], stdout=subprocess.PIPE, text=True,
+                          "--jobs", str(jobs), "--no-time-caps", "--json"], stdout=subprocess.PIPE, text=True,
                          check=True)
     report: dict[str, Any] = json.loads(out.stdout)
     return report
