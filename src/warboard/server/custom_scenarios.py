@@ -19,10 +19,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from warboard.core import registry
 from warboard.core.protocol import CustomSetups, SetupCheck
 from warboard.server import tokens
-from warboard.server.messages import CreateGame, Refused, TooMany, parse_body, read_body
+from warboard.server.messages import (
+    CreateGame,
+    Refused,
+    TooMany,
+    parse_body,
+    read_body,
+    unavailable,
+)
 from warboard.server.quotas import Quotas, client_of
 from warboard.server.storage import Storage, StorageError
-from warboard.server.tables import read_found, unavailable
+from warboard.server.tables import read_found
 
 SCENARIO_ID = r"^[a-z0-9]{1,16}$"  # tokens.new_game_id's alphabet, checked before a lookup
 

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 
 from warboard.ai.levels import LEVELS
 from warboard.core import registry
-from warboard.server.messages import LiveGame, LobbyListing, OpenGame, encode
+from warboard.server.messages import LiveGame, LobbyListing, OpenGame, encode, unavailable
 from warboard.server.spectators import Audience
 from warboard.server.storage import Storage, StorageError
-from warboard.server.tables import unavailable
 
 LISTED = 50  # the most games of each kind listed, the most recently changed first
 FRESH_SECONDS = 1.0  # how long a listing made is answered again as it is

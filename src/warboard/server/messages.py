@@ -8,6 +8,7 @@ Anything refused raises ``Refused`` with an HTTP status that fits.
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
@@ -19,8 +20,10 @@ from starlette.requests import Request
 from warboard.ai.levels import Level
 from warboard.core.jsonlimits import JSONInputError, parse_json
 from warboard.core.registry import default_game
-from warboard.server.storage import CHAT_MAX_LENGTH, GameSummary
+from warboard.server.storage import CHAT_MAX_LENGTH, GameSummary, StorageError
 from warboard.server.tokens import TOKEN_MAX_LENGTH
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 64 * 1024  # the largest body or WebSocket message read
 
@@ -43,6 +46,12 @@ class Refused(Exception):
         """HTTP headers the refusal carries."""
         return None
 
+
+
+def unavailable(message: str, exc: StorageError) -> Refused:
+    """The refusal (503) of a request the database failed; the failure is logged."""
+    log.error("%s", exc)
+    return Refused(f"{message}: {exc}", 503)
 
 class TooMany(Refused):
     """A client over one of its limits (429): it may try again in ``retry_after`` seconds."""

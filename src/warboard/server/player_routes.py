@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from warboard.core import registry
 from warboard.server import tokens
-from warboard.server.messages import Refused, TooMany, parse_body, read_body
+from warboard.server.messages import Refused, TooMany, parse_body, read_body, unavailable
 from warboard.server.players import (
     Player,
     name_key,
@@ -51,10 +51,6 @@ def qr_svg(text: str) -> str:
     out = io.BytesIO()
     segno.make(text, error="m").save(out, kind="svg", scale=QR_SCALE, xmldecl=False)
     return out.getvalue().decode()
-
-
-def unavailable(what: str, exc: StorageError) -> Refused:
-    return Refused(f"{what}: {exc}", 503)
 
 
 def player_routes(storage: Storage, quotas: Quotas) -> APIRouter:

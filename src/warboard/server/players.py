@@ -17,7 +17,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from warboard.server import tokens
-from warboard.server.messages import Refused
+from warboard.server.messages import Refused, unavailable
 from warboard.server.storage import Player, Storage, StorageError
 
 __all__ = ["Player", "Unauthorized", "name_key", "player_of", "require_player", "signed_in",
@@ -85,7 +85,7 @@ async def player_of(storage: Storage, authorization: str | None) -> Player | Non
     try:
         player = await storage.read(storage.player_by_key, tokens.hash_token(key))
     except StorageError as exc:
-        raise Refused(f"the player cannot be read now: {exc}", 503) from None
+        raise unavailable("the player cannot be read now", exc) from None
     if player is None:
         raise Unauthorized("this key belongs to no player (sign in again, or move your key "
                            "here from a device that has it)")

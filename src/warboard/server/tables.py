@@ -51,6 +51,7 @@ from warboard.server.messages import (
     TooMany,
     encode,
     error_message,
+    unavailable,
 )
 from warboard.server.metrics import Metrics
 from warboard.server.players import Player, Unauthorized
@@ -106,12 +107,6 @@ class Subscriber(Protocol):
     def send(self, text: str) -> None:
         """Queue a message (JSON text) for the client; must not block."""
         ...
-
-
-def unavailable(message: str, exc: StorageError) -> Refused:
-    """The refusal (503) of a request the database failed; the failure is logged."""
-    log.error("%s", exc)
-    return Refused(f"{message}: {exc}", 503)
 
 
 T = TypeVar("T")
