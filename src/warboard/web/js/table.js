@@ -353,7 +353,11 @@ class Table extends TableBase {
     const play = this.picker.clickCell(cell);
     this.previewCells = [];
     if (play) this.send(play);
-    else this.render();
+    else {
+      this.render();
+      // the hits come next: a keyboard's cursor goes on to the first of them
+      if (this.picker.mode === "targets" && this.board.svg.contains(document.activeElement)) this.board.focusCursor(true);
+    }
   }
 
   hover(cell) {

@@ -442,8 +442,10 @@ class HtlTable extends TableBase {
         this.send(endItem.a);
       } }, "End turn") : null;
     // the bar: what matters now, kept at hand on a phone
+    const cancelBtn = mine && this.sel ? h("button", { type: "button", class: "btn", onclick: () => this.deselect() },
+      "Cancel") : null;
     mount(this.el.bar, h("div", { class: "htl-bar-text" }, this.barText(msg, items, mine)),
-      h("div", { class: "htl-bar-buttons" }, undoBtn, endBtn));
+      h("div", { class: "htl-bar-buttons" }, cancelBtn, undoBtn, endBtn));
     this.el.bar.hidden = !mine && !msg.undo;
 
     if (!mine) {
