@@ -4,7 +4,7 @@
 // cells (a roving tabindex: one cell in the tab order, arrow keys move it, Enter or space is a
 // click), each cell named for screen readers by what is on it and what may be done there.
 
-import { h, s, clear } from "./dom.js";
+import { ARROWS, h, s, clear } from "./dom.js";
 import { CARD, cardFace, cardState } from "./cardface.js";
 import { BASES, cellName } from "./cellname.js";
 import { playSound } from "./sound.js";
@@ -15,8 +15,6 @@ const HALF = C / 2;
 const HALF_CARD = CARD / 2;
 const key = (x, y) => `${x},${y}`;
 const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-// arrow keys -> a step on screen (column, row)
-const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
 export class Board {
   /**
