@@ -182,3 +182,25 @@ def test_a_board_card_close_up_with_the_keyboard(browser, server):
         assert focused(page)["cell"] == cell
     finally:
         t.close()
+
+
+def test_the_arrow_keys_move_over_the_hold_the_line_board(browser, server):
+    t = open_tab(browser, server, "desktop")
+    try:
+        page = t.page
+        t.goto(ai_game(server, "holdtheline", {"scenario": "tutorial"}))
+        page.locator('#app[data-mine="true"][data-busy="false"]').wait_for(timeout=90_000)
+        start = page.locator(".hl-units .counter.can-act").first
+        start.focus()
+        seen = {start.get_attribute("data-hex")}
+        for key in ("ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown") * 2:
+            page.keyboard.press(key)
+            f = page.evaluate("() => { const e = document.activeElement;"
+                              " return [e.dataset.hex || null, e.getAttribute('aria-label')]; }")
+            assert f[0] and f[1], f  # still on the board, on something named
+            seen.add(f[0])
+        assert len(seen) > 1, "the arrows moved nowhere"
+        page.keyboard.press("Enter")  # the unit in focus: selected, its moves lit
+        expect(page.locator(".hl-over .dest, .hl-over .target").first).to_be_attached()
+    finally:
+        t.close()

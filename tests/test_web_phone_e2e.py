@@ -74,7 +74,8 @@ def visible_one(page: Any, selector: str, bar: dict[str, float]) -> Any:
     loc = page.locator(selector)
     for i in range(loc.count()):
         box = loc.nth(i).bounding_box()
-        if box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] and clear_of(box, bar):
+        inside = box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+        if inside and clear_of(box, bar):
             return loc.nth(i)
     raise AssertionError(f"no {selector} on screen beside the prompt")
 
