@@ -185,18 +185,18 @@ def test_a_board_card_opens_close_up(browser, server, shots):
         page = t.page
         t.goto(ai_game(server, "hill218"))
         page.locator(MY_TURN).wait_for()
+        # a play of ours and the computer's answer: cards on the board
         page.locator(PLAYABLE_CARD).first.tap()
-        place = page.locator(".layer-overlay .place").first
-        cell = place.get_attribute("data-cell")
-        tap_cell(page, tuple(int(v) for v in cell.split(",")))
-        unit = page.locator(f'.layer-units .unit[data-cell="{cell}"]')
-        expect(unit).to_have_count(1)
+        cell = page.locator(".layer-overlay .place").first.get_attribute("data-cell")
+        tap_cell(page, cell_of(cell))
+        page.locator(MY_TURN).wait_for(timeout=60_000)
+        unit = page.locator(".layer-units .unit").first
+        cell = unit.get_attribute("data-cell")
         small = unit.locator(".card").bounding_box()
         assert small["width"] < 80  # too small to read its squares: hence the close up
-        page.locator(MY_TURN).wait_for()
-        tap_cell(page, tuple(int(v) for v in cell.split(",")))
+        tap_cell(page, cell_of(cell))
         zoom = page.get_by_role("dialog")
-        expect(zoom).to_contain_text("Your ")
+        expect(zoom).to_contain_text(f"at {cell}")
         face = zoom.locator("svg.card-face")
         big = on_screen(page, face)
         assert big["width"] >= 200 and big["width"] >= 4 * small["width"], (big, small)
@@ -209,6 +209,11 @@ def test_a_board_card_opens_close_up(browser, server, shots):
         expect(page.get_by_role("dialog")).to_have_count(0)
     finally:
         t.close()
+
+
+def cell_of(text: str) -> tuple[int, int]:
+    x, y = (int(v) for v in text.split(","))
+    return x, y
 
 
 def test_the_board_pinches_and_pans(browser, server):
@@ -269,8 +274,8 @@ def test_hold_the_line_prompts_stay_on_screen(browser, server, shots):
                 on_screen(page, page.locator(".htl-prompt.mine"))
             choice.first.tap()
             page.locator('#app[data-busy="false"]').wait_for()
-        unit = page.locator(".hl-units .counter.can-act").first
-        unit.scroll_into_view_if_needed()
+        page.locator(".htl-board-area").evaluate("el => el.scrollIntoView({block: 'start'})")
+        unit = visible_one(page, ".hl-units .counter.can-act", on_screen(page, bar))
         unit.tap()
         expect(bar).to_contain_text("choose a green hex")
         assert bar.evaluate("b => getComputedStyle(b).position") == "fixed"

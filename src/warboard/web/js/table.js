@@ -333,10 +333,11 @@ class Table extends TableBase {
    *  keyboard, the focus on the board's cursor on a legal square. */
   toBoard(byKey) {
     if (this.picker.mode === "idle" || this.picker.mode === "bury") return;
-    const r = this.el.boardHost.getBoundingClientRect();
     const bar = this.el.hand.querySelector(".play-prompt");
-    const bottom = bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : innerHeight;
-    if (r.top < 0 || r.bottom > bottom) this.el.boardHost.scrollIntoView({ block: "start" });
+    if (bar && getComputedStyle(bar).position === "fixed") { // the phone's layout
+      const r = this.el.boardHost.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > bar.getBoundingClientRect().top) this.el.boardHost.scrollIntoView({ block: "start" });
+    }
     if (byKey) this.board.focusCursor(true);
   }
 
