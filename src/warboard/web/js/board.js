@@ -467,7 +467,7 @@ export class Board {
         const [px, py] = this.toSvg(x, y);
         g.append(s("rect", {
           x: px - HALF + 3, y: py - HALF + 3, width: C - 6, height: C - 6, rx: 12, class: "kcell",
-          role: "button", tabindex: same(this.cursor, [x, y]) ? 0 : -1, "data-cell": key(x, y),
+          role: this.opts.onCell ? "button" : "img", tabindex: same(this.cursor, [x, y]) ? 0 : -1, "data-cell": key(x, y),
           "aria-label": cellName(info, x, y),
         }));
       }
@@ -480,7 +480,7 @@ export class Board {
   }
 
   cursorEl() {
-    return this.layers.keys.querySelector(`[data-cell="${key(...this.cursor)}"]`);
+    return this.cursor && this.layers.keys.querySelector(`[data-cell="${key(...this.cursor)}"]`);
   }
 
   /** Put the keyboard's focus on the board; `toLegal`: on a legal square, if there is one
