@@ -29,7 +29,7 @@ from web_helpers import (  # noqa: E402
     running_server,
     screenshots_dir,
 )
-from web_pages import PAGES, SIZES, ai_game, open_page, open_tab  # noqa: E402
+from web_pages import PAGES, SETTLED_TURN, SIZES, ai_game, open_page, open_tab  # noqa: E402
 
 if not CHROMIUM.exists():
     pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium, "
@@ -147,7 +147,7 @@ def test_a_play_with_the_keyboard(browser, server, shots, size):
         expect(page.locator(".log")).to_contain_text(re.compile(r"South deploys"))
 
         # a card pressed twice is let go, and the focus stays on it
-        page.locator(MY_TURN).wait_for(timeout=60_000)
+        page.locator(SETTLED_TURN).wait_for(timeout=60_000)
         card = page.locator(PLAYABLE_CARD).first
         key = card.get_attribute("data-focus-key")
         card.focus()
@@ -169,7 +169,7 @@ def test_a_board_card_close_up_with_the_keyboard(browser, server):
         page.locator(PLAYABLE_CARD).first.focus()
         page.keyboard.press("Enter")
         page.keyboard.press("Enter")  # deployed: the computer answers
-        page.locator(MY_TURN).wait_for(timeout=60_000)
+        page.locator(SETTLED_TURN).wait_for(timeout=60_000)
         cell = page.locator(".layer-units .unit").first.get_attribute("data-cell")
         page.locator(f'.layer-keys [data-cell="{cell}"]').focus()
         assert re.search(r"your |South's |North's ", focused(page)["label"])

@@ -10,6 +10,9 @@ from web_helpers import Tab, finish_hotseat_game, http_json
 
 SIZES = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 PAGES = ["lobby", "hill218", "holdtheline", "replay", "rules"]
+# the seat's turn, with none of the other side's plays still being played out on the board
+SETTLED_TURN = ('#app[data-busy="false"][data-playback="0"] .turn-banner.mine, '
+                '#app[data-busy="false"]:not([data-playback]) .turn-banner.mine')
 # what each page shows once it is drawn
 READY = {"lobby": "#game-hill218", "hill218": ".board-svg .layer-keys .kcell",
          "holdtheline": ".htl-svg", "replay": ".replay-controls", "rules": ".rules-page"}
