@@ -1,17 +1,20 @@
 // The SVG board: the unbounded grid drawn around whatever is on it, with pan (drag), zoom
 // (wheel, pinch, buttons) and highlights. It only draws what it is given (a view's board and
-// the picker's overlay); clicks come back as grid cells.
+// the picker's overlay); clicks come back as grid cells. The keyboard has a cursor over the
+// cells (a roving tabindex: one cell in the tab order, arrow keys move it, Enter or space is a
+// click), each cell named for screen readers by what is on it and what may be done there.
 
-import { h, s, clear } from "./dom.js";
+import { ARROWS, h, s, clear } from "./dom.js";
 import { CARD, cardFace, cardState } from "./cardface.js";
+import { BASES, cellName } from "./cellname.js";
 import { playSound } from "./sound.js";
 import { hitState, seatName, unitInfo, unitTitle } from "./units.js";
 
 const C = 100; // one cell, in SVG user units
 const HALF = C / 2;
 const HALF_CARD = CARD / 2;
-const BASES = [[0, -1], [0, 1]]; // seat 0's base, seat 1's base (contract §1)
 const key = (x, y) => `${x},${y}`;
+const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
 export class Board {
   /**
@@ -30,6 +33,7 @@ export class Board {
     this.hover = null;
     this.board = [];
     this.overlay = {};
+    this.cursor = null; // the keyboard's cell
     this.build();
   }
 
@@ -44,7 +48,7 @@ export class Board {
       s("rect", { width: 4, height: 10, class: "hatch-stroke" })),
     ));
     this.layers = {};
-    for (const name of ["grid", "labels", "terrain", "last", "units", "overlay", "fx"]) {
+    for (const name of ["grid", "labels", "terrain", "last", "units", "overlay", "fx", "keys"]) {
       this.layers[name] = this.svg.appendChild(s("g", { class: `layer-${name}` }));
     }
     const btn = (label, text, fn) => h("button", {
@@ -58,6 +62,7 @@ export class Board {
     );
     this.host.append(this.svg, this.controls);
     this.attachPointer();
+    this.svg.addEventListener("keydown", (e) => this.onKey(e));
     new ResizeObserver(() => this.applyView()).observe(this.svg);
   }
 
@@ -289,6 +294,7 @@ export class Board {
     this.drawLast();
     this.drawUnits();
     this.drawOverlay();
+    this.drawKeys();
   }
 
   drawGrid(b) {
@@ -417,21 +423,12 @@ export class Board {
     const o = this.overlay;
     for (const [x, y] of o.places || []) {
       const [px, py] = this.toSvg(x, y);
-      const el = s("g", {
-        class: "place", transform: `translate(${px} ${py})`, tabindex: 0, role: "button",
-        "aria-label": `Place ${o.unitTitle || "the card"} at ${x},${y}`, "data-cell": key(x, y),
-      },
-      s("rect", { x: -44, y: -44, width: 88, height: 88, rx: 10 }),
-      s("path", { d: "M-12 0 H12 M0 -12 V12", class: "plus" }));
-      this.keyable(el, [x, y]);
-      g.append(el);
+      g.append(s("g", { class: "place", transform: `translate(${px} ${py})`, "data-cell": key(x, y) },
+        s("rect", { x: -44, y: -44, width: 88, height: 88, rx: 10 }),
+        s("path", { d: "M-12 0 H12 M0 -12 V12", class: "plus" })));
     }
-    for (const [x, y] of o.preview || []) g.append(this.reticle(x, y, "preview", false));
-    for (const [x, y] of o.targets || []) {
-      const el = this.reticle(x, y, "target", true);
-      el.setAttribute("aria-label", `Hit ${this.describeCell(x, y)}`);
-      g.append(el);
-    }
+    for (const [x, y] of o.preview || []) g.append(this.reticle(x, y, "preview"));
+    for (const [x, y] of o.targets || []) g.append(this.reticle(x, y, "target"));
     if (o.chosen) {
       const [px, py] = this.toSvg(...o.chosen);
       g.append(s("g", { class: "chosen", transform: `translate(${px} ${py})` },
@@ -446,32 +443,81 @@ export class Board {
     });
   }
 
-  reticle(x, y, cls, interactive) {
+  reticle(x, y, cls) {
     const [px, py] = this.toSvg(x, y);
-    const el = s("g", { class: cls, transform: `translate(${px} ${py})`, "data-cell": key(x, y) },
+    return s("g", { class: cls, transform: `translate(${px} ${py})`, "data-cell": key(x, y) },
       s("circle", { r: 36 }),
       s("path", { d: "M0 -46 V-26 M0 26 V46 M-46 0 H-26 M26 0 H46" }));
-    if (interactive) {
-      el.setAttribute("tabindex", 0);
-      el.setAttribute("role", "button");
-      this.keyable(el, [x, y]);
-    }
-    return el;
   }
 
-  describeCell(x, y) {
-    const u = this.board.find((c) => c.x === x && c.y === y);
-    return u ? `${seatName(u.seat)} ${unitTitle(this.rules, u.unit)} at ${x},${y}` : `${x},${y}`;
-  }
+  // ------------------------------------------------------------------ keyboard
 
-  keyable(el, cell) {
-    el.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") {
-        e.preventDefault();
-        this.opts.onCell?.(cell);
+  /** The cells' focus targets over everything, one of them (the cursor) in the tab order;
+   *  the focus stays on the cursor across a redraw. */
+  drawKeys() {
+    const g = this.layers.keys;
+    const focused = g.contains(document.activeElement);
+    clear(g);
+    const b = this.lastBounds || this.bounds();
+    const inside = (c) => c && c[0] >= b.x0 && c[0] <= b.x1 && c[1] >= b.y0 && c[1] <= b.y1;
+    if (!inside(this.cursor)) this.cursor = this.legalCells()[0] || BASES[this.overlay.mySeat ?? 0];
+    const info = { rules: this.rules, board: this.board, overlay: this.overlay };
+    for (let y = b.y1; y >= b.y0; y--) {
+      for (let x = b.x0; x <= b.x1; x++) {
+        const [px, py] = this.toSvg(x, y);
+        g.append(s("rect", {
+          x: px - HALF + 3, y: py - HALF + 3, width: C - 6, height: C - 6, rx: 12, class: "kcell",
+          role: this.opts.onCell ? "button" : "img", tabindex: same(this.cursor, [x, y]) ? 0 : -1, "data-cell": key(x, y),
+          "aria-label": cellName(info, x, y),
+        }));
       }
-    });
-    el.addEventListener("focus", () => this.opts.onHover?.(cell));
+    }
+    if (focused) this.focusCursor();
+  }
+
+  legalCells() {
+    return [...(this.overlay.places || []), ...(this.overlay.targets || [])];
+  }
+
+  cursorEl() {
+    return this.cursor && this.layers.keys.querySelector(`[data-cell="${key(...this.cursor)}"]`);
+  }
+
+  /** Put the keyboard's focus on the board; `toLegal`: on a legal square, if there is one
+   *  and the cursor is not on one already. */
+  focusCursor(toLegal = false) {
+    const legal = this.legalCells();
+    if (toLegal && legal.length && !legal.some((c) => same(c, this.cursor))) this.moveCursor(legal[0]);
+    this.cursorEl()?.focus();
+  }
+
+  moveCursor(cell) {
+    const old = this.cursorEl();
+    this.cursor = cell;
+    const el = this.cursorEl();
+    if (!el) return;
+    old?.setAttribute("tabindex", -1);
+    el.setAttribute("tabindex", 0);
+    if (old && document.activeElement === old) el.focus();
+  }
+
+  onKey(e) {
+    if (!e.target.classList?.contains("kcell")) return;
+    const step = ARROWS[e.key];
+    if (step) {
+      e.preventDefault();
+      e.stopPropagation(); // the arrows move the cursor here, not a replay's steps
+      const f = this.flipped ? -1 : 1; // screen right is +x, screen up is +y (turned: the opposite)
+      const next = [this.cursor[0] + step[0] * f, this.cursor[1] - step[1] * f];
+      const b = this.lastBounds;
+      if (next[0] < b.x0 || next[0] > b.x1 || next[1] < b.y0 || next[1] > b.y1) return;
+      this.moveCursor(next);
+      this.opts.onHover?.(next);
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation();
+      this.opts.onCell?.([...this.cursor]);
+    }
   }
 
   /**

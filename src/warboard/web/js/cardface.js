@@ -48,10 +48,11 @@ function hitPips({ taken, total }) {
   return g;
 }
 
-/** The face as its own SVG, for a card in the hand (the owner's frame). */
-export function cardSvg(rules, info) {
-  return s("svg", { class: "card-face", viewBox: `${-HALF} ${-HALF} ${CARD} ${CARD}`,
-    "aria-hidden": "true", focusable: "false" }, ...cardFace(rules, info));
+/** The face as its own SVG: a card in the hand (the owner's frame), or a board card seen
+ *  close up (`opts` as for cardFace). */
+export function cardSvg(rules, info, opts = {}, cls = "card-face") {
+  return s("svg", { class: cls, viewBox: `${-HALF} ${-HALF} ${CARD} ${CARD}`,
+    "aria-hidden": "true", focusable: "false" }, ...cardFace(rules, info, opts));
 }
 
 /** Words for what the face shows beyond the unit's name (titles and accessible names). */

@@ -40,6 +40,27 @@ export function mount(el, ...children) {
   return fill(el, {}, children);
 }
 
+/** The arrow keys -> a step on screen (right, down). */
+export const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+/** "tap" on a touch screen, "click" with a mouse: the verb of the hints (`capital`: "Tap"). */
+export function tapOrClick(capital = false) {
+  const touch = matchMedia("(pointer: coarse)").matches;
+  return capital ? (touch ? "Tap" : "Click") : touch ? "tap" : "click";
+}
+
+/**
+ * Run `draw` (which replaces what is inside `el`), then give the focus back to the element
+ * with the same `data-focus-key` if one inside `el` had it, so a redraw never drops the
+ * keyboard's place. Returns whether the focus was inside.
+ */
+export function keepFocus(el, draw) {
+  const was = el.contains(document.activeElement) ? document.activeElement.dataset?.focusKey : null;
+  draw();
+  if (was) el.querySelector(`[data-focus-key="${CSS.escape(was)}"]`)?.focus();
+  return !!was;
+}
+
 /** A request id; crypto.randomUUID only exists in secure contexts (not on http://LAN-IP). */
 export function uuid() {
   if (globalThis.crypto?.randomUUID) return crypto.randomUUID();

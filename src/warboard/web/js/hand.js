@@ -1,7 +1,7 @@
 // The player's own cards: the hand grouped by unit, the strike button, the burial picker,
 // and the cards put under the deck. Rendered from the seat's own view only.
 
-import { h, mount } from "./dom.js";
+import { h, mount, tapOrClick } from "./dom.js";
 import { cardState, cardSvg } from "./cardface.js";
 import { diagramText } from "./diagram.js";
 import { icon } from "./icons.js";
@@ -41,7 +41,9 @@ export function renderHand(el, p) {
         .filter(Boolean).join(", "),
       title: `${u.title}: ${diagramText(rules, u)}`,
       "data-unit": u.name,
-      onclick: () => usable && p.onUnit(u.name),
+      "data-focus-key": `card:${u.name}`,
+      // detail 0: pressed with Enter or space, not clicked (the keyboard goes on to the board)
+      onclick: (ev) => usable && p.onUnit(u.name, ev.detail === 0),
     },
     cardSvg(rules, u),
     h("span", { class: "hc-title" }, u.title),
@@ -54,8 +56,9 @@ export function renderHand(el, p) {
   const strikeBtn = h("button", {
     type: "button", class: `strike-btn${picker.mode === "strike" ? " selected" : ""}`,
     disabled: !canStrike, "aria-pressed": picker.mode === "strike" ? "true" : "false",
-    onclick: p.onStrike,
-    title: canStrike ? `Use an ${rules.strikeName}, then click the enemy unit to hit`
+    "data-focus-key": "strike",
+    onclick: (ev) => p.onStrike(ev.detail === 0),
+    title: canStrike ? `Use an ${rules.strikeName}, then ${tapOrClick()} the enemy unit to hit`
       : `${rules.strikesName}: ${left} left`,
   }, h("span", { class: "strike-icon", "data-icon": rules.strikeIcon }, icon(rules.strikeIcon)),
   `${rules.strikeName} `, h("span", { class: "badge" }, `${left} left`));
@@ -95,21 +98,24 @@ function buryBar(p) {
   return h("div", { class: "action-bar", role: "status" },
     h("span", {}, text),
     h("div", { class: "bar-buttons" },
-      a ? h("button", { type: "button", class: "btn", onclick: p.onBuryUndo }, "Undo pick") : null,
+      a ? h("button", { type: "button", class: "btn", onclick: p.onBuryUndo, "data-focus-key": "undo" },
+        "Undo pick") : null,
       b ? h("button", { type: "button", class: "btn primary", onclick: p.onBuryConfirm },
         "Put under deck") : null));
 }
 
 function hintBar(p) {
   const { rules, picker } = p;
+  const tap = tapOrClick();
   let text = "";
-  if (picker.mode === "unit") text = `${unitTitle(rules, picker.unit)}: click a green square on the board.`;
+  if (picker.mode === "unit") text = `${unitTitle(rules, picker.unit)}: ${tap} a green square on the board.`;
   else if (picker.mode === "targets") {
     const n = picker.hitCount();
-    text = `${unitTitle(rules, picker.unit)} at (${picker.at.join(",")}): click the unit to hit`
+    text = `${unitTitle(rules, picker.unit)} at (${picker.at.join(",")}): ${tap} the unit to hit`
       + (n > 1 ? ` (hit ${picker.hits.length + 1} of ${n}).` : ".");
-  } else if (picker.mode === "strike") text = `${rules.strikeName}: click the enemy unit to hit.`;
-  return h("div", { class: "action-bar", role: "status" },
+  } else if (picker.mode === "strike") text = `${rules.strikeName}: ${tap} the enemy unit to hit.`;
+  // on a phone the bar stays at the foot of the screen while the play is being made
+  return h("div", { class: "action-bar play-prompt", role: "status" },
     h("span", {}, text),
     h("button", { type: "button", class: "btn", onclick: p.onCancel }, "Cancel"));
 }

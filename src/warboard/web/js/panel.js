@@ -50,7 +50,7 @@ export function destroyedCards(rules, destroyed = {}) {
 }
 
 function strikePips(n) {
-  return h("span", { class: "pips", "aria-label": `${n} left` },
+  return h("span", { class: "pips", role: "img", "aria-label": `${n} left` },
     [0, 1].map((i) => h("span", { class: `pip${i < n ? " on" : ""}`, "aria-hidden": "true" })),
     h("span", { class: "pip-n", "aria-hidden": "true" }, n));
 }

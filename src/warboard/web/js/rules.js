@@ -18,7 +18,8 @@ const sq = (cells) => {
 
 function unitTable(rules) {
   const support = rules.supportName === "target" ? "Target squares" : "Support squares";
-  return h("table", { class: "rules-units" },
+  // focusable: on a phone it scrolls sideways inside the page, by keys too
+  return h("table", { class: "rules-units", tabindex: 0 },
     h("caption", {}, `${rules.title}: the units`),
     h("thead", {}, h("tr", {},
       ["Unit", "Cards", "Attacks", "Needs " + rules.supportName, support,

@@ -6,7 +6,8 @@
 
 import { api } from "./api.js";
 import { Board, boardChanges } from "./board.js";
-import { h, mount } from "./dom.js";
+import { openCardZoom } from "./cardzoom.js";
+import { h, keepFocus, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { destroyedCards, renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
@@ -233,13 +234,14 @@ class Table extends TableBase {
       spinner: aiThinking !== null && !over });
 
     if (seat !== null && seat !== undefined) {
-      renderHand(this.el.hand, {
+      keepFocus(this.el.hand, () => renderHand(this.el.hand, {
         rules: this.rules, view, legal: msg.legal || [], picker: this.picker, active: myTurn && !this.busy,
         title: this.hotseat ? `${seatName(seat)}'s hand` : "Your hand",
-        onUnit: (u) => this.chooseUnit(u),
-        onStrike: () => {
+        onUnit: (u, byKey) => this.chooseUnit(u, byKey),
+        onStrike: (byKey) => {
           this.picker.startStrike();
           this.render();
+          this.toBoard(byKey);
         },
         onBuryConfirm: () => this.send(this.picker.burialPlay()),
         onBuryUndo: () => {
@@ -247,7 +249,7 @@ class Table extends TableBase {
           this.render();
         },
         onCancel: () => this.cancel(),
-      });
+      }));
       this.el.hand.hidden = false;
     } else {
       this.el.hand.hidden = !this.hotseat;
@@ -286,6 +288,7 @@ class Table extends TableBase {
       o.chosenAbbrev = unitInfo(this.rules, this.picker.unit).abbrev;
     }
     o.preview = this.previewCells || [];
+    o.mySeat = this.shown;
     return o;
   }
 
@@ -319,18 +322,43 @@ class Table extends TableBase {
 
   // ------------------------------------------------------------------ input
 
-  chooseUnit(unit) {
+  chooseUnit(unit, byKey = false) {
     this.previewCells = [];
     this.picker.selectUnit(unit);
     this.render();
+    this.toBoard(byKey);
+  }
+
+  /** A play has begun: the board in sight (on a phone the hand lies below it), and with the
+   *  keyboard, the focus on the board's cursor on a legal square. */
+  toBoard(byKey) {
+    if (this.picker.mode === "idle" || this.picker.mode === "bury") return;
+    const bar = this.el.hand.querySelector(".play-prompt");
+    if (bar && getComputedStyle(bar).position === "fixed") { // the phone's layout
+      const r = this.el.boardHost.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > bar.getBoundingClientRect().top) this.el.boardHost.scrollIntoView({ block: "start" });
+    }
+    if (byKey) this.board.focusCursor(true);
   }
 
   clickCell(cell) {
-    if (this.busy || !this.el.curtain.hidden) return;
+    if (!this.el.curtain.hidden) return;
+    const unit = (this.current()?.view.board || []).find((c) => c.x === cell[0] && c.y === cell[1]);
+    if (this.picker.mode === "idle" && unit) {
+      // nothing to play there: the card close up
+      openCardZoom(this.rules, unit, { mine: unit.seat === this.shown, turned: (unit.seat === 0) === this.board.flipped,
+        onClose: () => this.board.focusCursor() });
+      return;
+    }
+    if (this.busy) return;
     const play = this.picker.clickCell(cell);
     this.previewCells = [];
     if (play) this.send(play);
-    else this.render();
+    else {
+      this.render();
+      // the hits come next: a keyboard's cursor goes on to the first of them
+      if (this.picker.mode === "targets" && this.board.svg.contains(document.activeElement)) this.board.focusCursor(true);
+    }
   }
 
   hover(cell) {
@@ -342,10 +370,16 @@ class Table extends TableBase {
 
   cancel() {
     if (this.picker.mode === "bury") return;
+    const { mode, unit } = this.picker;
     this.picker.reset();
     if (this.picker.legal.some((a) => a.play === "bury")) this.picker.mode = "bury";
     this.previewCells = [];
     this.render();
+    if (!this.root.contains(document.activeElement) && mode !== "idle") {
+      // the bar's Cancel is gone: back to the card (or strike button) the play began with
+      const back = mode === "strike" ? "strike" : `card:${unit}`;
+      this.el.hand.querySelector(`[data-focus-key="${CSS.escape(back)}"]`)?.focus();
+    }
   }
 
   send(play) {

@@ -3,7 +3,7 @@
 // selection, destinations with their AP cost, targets with their hit numbers and line of
 // sight, decision hexes, the last action). Clicks come back as hexes ([col, row]).
 
-import { h, s, clear } from "../dom.js";
+import { ARROWS, h, s, clear } from "../dom.js";
 import { KINDS, TERRAIN, hexKey, hexText, leaderById, onBoard, sideColour, sideTitle, unitById } from "./names.js";
 
 const R = 50; // hex radius (centre to corner), in SVG user units
@@ -51,6 +51,12 @@ export class HexBoard {
       this.opts.onHex?.([c, r], e);
     });
     this.svg.addEventListener("keydown", (e) => {
+      if (ARROWS[e.key] && e.target.closest?.("[data-hex]")) {
+        e.preventDefault();
+        e.stopPropagation(); // the arrows move over the board here, not a replay's steps
+        this.focusToward(e.target, ARROWS[e.key]);
+        return;
+      }
       if (e.key !== "Enter" && e.key !== " ") return;
       const el = e.target.closest?.("[data-hex]");
       if (!el) return;
@@ -67,6 +73,26 @@ export class HexBoard {
       this.hoverKey = null;
       this.applyHover();
     });
+  }
+
+  /** The arrow keys: the focus goes to the nearest unit, leader or highlighted hex that can be
+   *  chosen in that direction on screen. */
+  focusToward(from, [dx, dy]) {
+    const mid = (el) => {
+      const r = el.getBoundingClientRect();
+      return [r.x + r.width / 2, r.y + r.height / 2];
+    };
+    const [x0, y0] = mid(from);
+    let best = null;
+    for (const el of this.svg.querySelectorAll("[data-hex][tabindex='0']")) {
+      const [x, y] = mid(el);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+      if (el === from || along <= 1 || across > along * 2) continue; // in a cone about the arrow
+      const cost = along + across * 2;
+      if (!best || cost < best.cost) best = { el, cost };
+    }
+    best?.el.focus();
   }
 
   // ------------------------------------------------------------------ geometry

@@ -9,7 +9,7 @@
 // move), a small menu asks which.
 
 import { nextBattleLink } from "../campaign.js";
-import { h, mount, uuid } from "../dom.js";
+import { h, mount, tapOrClick, uuid } from "../dom.js";
 import { TableBase, renderLog } from "../tablebase.js";
 import { toast } from "../toast.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
@@ -93,6 +93,8 @@ class HtlTable extends TableBase {
           h("details", { class: "panel htl-legend-panel" }, h("summary", {}, "Map key"), e.legend),
           h("div", { class: "table-actions" }, this.resignBtn, h("a", { class: "btn", href: "/" }, "Lobby"))))),
     e.end);
+    // on a phone the bar is fixed at the foot of the screen; the prompt and menu sit above it
+    new ResizeObserver(() => this.root.style.setProperty("--dock-h", `${e.bar.offsetHeight}px`)).observe(e.bar);
     this.keyHandler = (ev) => {
       if (ev.key === "Escape") this.deselect();
     };
@@ -440,8 +442,10 @@ class HtlTable extends TableBase {
         this.send(endItem.a);
       } }, "End turn") : null;
     // the bar: what matters now, kept at hand on a phone
+    const cancelBtn = mine && this.sel ? h("button", { type: "button", class: "btn", onclick: () => this.deselect() },
+      "Cancel") : null;
     mount(this.el.bar, h("div", { class: "htl-bar-text" }, this.barText(msg, items, mine)),
-      h("div", { class: "htl-bar-buttons" }, undoBtn, endBtn));
+      h("div", { class: "htl-bar-buttons" }, cancelBtn, undoBtn, endBtn));
     this.el.bar.hidden = !mine && !msg.undo;
 
     if (!mine) {
@@ -460,7 +464,7 @@ class HtlTable extends TableBase {
       const actors = [...this.actors(items)];
       parts.push(h("h2", {}, `Your turn — ${view.ap} AP left`),
         h("p", { class: "hint" }, actors.length
-          ? "Tap a unit or leader with a gold ring, then a green hex to move or a red one to attack."
+          ? `${tapOrClick(true)} a unit or leader with a gold ring, then a green hex to move or a red one to attack.`
           : "No unit can act any more: end the turn."),
         h("div", { class: "htl-actor-list" }, actors.map((k) => this.actorButton(view, k))));
     }
@@ -557,7 +561,7 @@ class HtlTable extends TableBase {
       mount(el, h("strong", {}, decisionPrompt(view, msg.legal, true)),
         buttons.length ? h("div", { class: "prompt-buttons" }, buttons.map((it) => h("button", {
           type: "button", class: `btn ${it.a.yes ? "primary" : ""}`, onclick: () => this.send(it.a),
-        }, actionText(view, it.a, it.hint)))) : h("span", { class: "muted" }, " — click a highlighted hex"));
+        }, actionText(view, it.a, it.hint)))) : h("span", { class: "muted" }, ` — ${tapOrClick()} a highlighted hex`));
       el.hidden = false;
       el.className = "htl-prompt mine";
       return;
