@@ -16,8 +16,9 @@ WEB = Path(__file__).resolve().parents[1] / "src/warboard/web"
 I18N = WEB / "i18n"
 LANGS = ("en", "ja")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-# t("key" / t('key' / t(`key` (a template without ${...}); data-i18n="key", data-i18n-title="key"
-USED_IN_JS = re.compile(r"""\bt\(\s*(?:"([^"]+)"|'([^']+)'|`([^`$]+)`)""")
+# t("key" / tRich("key" / t('key' / t(`key` (a template without ${...}); data-i18n="key",
+# data-i18n-title="key"
+USED_IN_JS = re.compile(r"""\bt(?:Rich)?\(\s*(?:"([^"]+)"|'([^']+)'|`([^`$]+)`)""")
 USED_IN_HTML = re.compile(r'data-i18n(?:-[\w-]+)?="([^"]+)"')
 
 

@@ -97,6 +97,16 @@ export function t(key, params) {
   });
 }
 
+/** `t(key, params)` as nodes: `**strong**` and `*em*` in the text become those elements (for
+ * prose whose words a translation reorders). */
+export function tRich(key, params) {
+  return t(key, params).split(/(\*\*[^*]+\*\*|\*[^*]+\*)/).filter(Boolean).map((part) => {
+    if (part.startsWith("**")) return h("strong", {}, part.slice(2, -2));
+    if (part.startsWith("*") && part.length > 2) return h("em", {}, part.slice(1, -1));
+    return part;
+  });
+}
+
 /** Whether the catalogue has `key` (for names that only some units have). */
 export function hasKey(key) {
   return lookup(key) !== undefined;
