@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,24 @@ def test_every_key_the_client_names_is_in_both_catalogues() -> None:
         cat = catalogue(lang)
         missing = sorted(k for k in used if k not in cat and f"{k}_other" not in cat)
         assert missing == [], f"{lang}: {missing}"
+
+
+def test_every_name_of_the_three_games_is_in_the_catalogue() -> None:
+    """The names the client looks up by a code the server sends (``names.<game>.unit.<code>``
+    and the like, keys no literal ``t("...")`` shows): every unit of both card rulesets, every
+    Hold the Line terrain and unit kind, and every packaged scenario."""
+    root = Path(__file__).resolve().parents[1] / "src/warboard"
+    wanted = []
+    for game in ("hill218", "ogre218"):
+        rules = tomllib.loads((root / f"hill218/rulesets/{game}.toml").read_text(encoding="utf-8"))
+        wanted += [f"names.{game}.unit.{u}" for u in rules["units"]]
+        wanted += [f"names.{game}.{k}" for k in ("title", "short", "strike", "strikes", "hill",
+                                                 "base", "support", "side.0", "side.1")]
+    tables = tomllib.loads((root / "holdtheline/tables.toml").read_text(encoding="utf-8"))
+    wanted += [f"names.holdtheline.terrain.{t}" for t in tables["terrain"]]
+    wanted += [f"names.holdtheline.unit.{u}" for u in tables["units"]]
+    wanted += [f"names.holdtheline.scenario.{p.stem}"
+               for p in sorted((root / "holdtheline/scenarios").glob("*.toml"))]
+    for lang in LANGS:
+        cat = catalogue(lang)
+        assert sorted(k for k in wanted if k not in cat) == [], lang
