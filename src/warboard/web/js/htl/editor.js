@@ -29,7 +29,7 @@ function blankSide(label, home) {
 }
 
 export function blankModel() {
-  return { title: "My battle", summary: "A battle of my own.", history: "Invented.",
+  return { title: t("editor.blankTitle"), summary: t("editor.blankSummary"), history: t("editor.blankHistory"),
     special_rules: "", cols: 10, rows: 8, first: "american", turn_limit: 8, time_out: "draw",
     options: {}, terrain: {}, places: {},
     sides: { american: blankSide("Americans", "south"), british: blankSide("British", "north") } };

@@ -12,7 +12,7 @@ import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 import { newEvents, playEvents } from "./playfx.js";
 
 export async function showHtlReplay(root, id, token) {
-  mount(root, h("p", { class: "loading" }, "Loading the replay…"));
+  mount(root, h("p", { class: "loading" }, t("replay.loadingReplay")));
   let data;
   try {
     [data] = await Promise.all([api.replay(id, token), loadTables()]);
@@ -67,12 +67,12 @@ class HtlReplay extends ReplayView {
         h("section", { class: "htl-board-area", "aria-label": "Board" }, e.boardHost),
         h("div", { class: "htl-side" },
           e.tracks, e.dice,
-          h("section", { class: "log-panel panel", "aria-label": "Game log" }, h("h2", {}, "Game log"),
-            h("div", { class: "log", tabindex: 0, "aria-label": "Game log: choose a line to go there" }, this.log)),
-          h("details", { class: "panel htl-legend-panel" }, h("summary", {}, "Map key"), legend(view)),
+          h("section", { class: "log-panel panel", "aria-label": t("table.gameLog") }, h("h2", {}, t("table.gameLog")),
+            h("div", { class: "log", tabindex: 0, "aria-label": t("replay.logLabel") }, this.log)),
+          h("details", { class: "panel htl-legend-panel" }, h("summary", {}, t("htl.mapKey")), legend(view)),
           h("div", { class: "table-actions" },
-            h("a", { class: "btn", href: `/play/${encodeURIComponent(this.id)}` }, "The final board"),
-            h("a", { class: "btn primary", href: "/" }, "New game")))));
+            h("a", { class: "btn", href: `/play/${encodeURIComponent(this.id)}` }, t("replay.finalBoard")),
+            h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))))));
   }
 
   logItems() {
