@@ -57,7 +57,7 @@ def test_each_file_is_a_flat_sorted_object_of_its_namespace(lang: str) -> None:
             assert key.startswith(path.stem + "."), f"{path}: {key} is not in its namespace"
             assert isinstance(value, str) and value.strip(), f"{path}: {key} has no text"
         if data:
-            assert text.count("\n") == len(data) + 1, f"{path}: not one key per line"
+            assert text.count("\n") == len(data) + 2, f"{path}: not one key per line"
 
 
 def test_english_and_japanese_have_the_same_keys() -> None:
