@@ -122,6 +122,13 @@ def assert_no_english(page: Any) -> None:
     assert left == [], f"English left on the page: {left}"
 
 
+def assert_fits(page: Any) -> None:
+    """The Japanese words make the page no wider than the screen."""
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the screen"
+
+
 def assert_japanese(page: Any) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "ja")
     expect(page.locator(".site-nav a[href='/rules']")).to_have_text(JA["common.navRules"])
@@ -144,6 +151,7 @@ def test_the_lobby_follows_a_japanese_browser(browser, server, shots: Path, size
         expect(page.locator(".new-game-form button[type=submit]")).to_have_text(JA["lobby.start"])
         expect(page.locator(".lobby-lists .level-list button").first).to_contain_text("と対戦")
         assert_no_english(page)
+        assert_fits(page)
         page.screenshot(path=str(shots / f"i18n-lobby-{size}.png"), full_page=True)
         # Hold the Line's scenarios and sides in Japanese
         page.locator("input[value=holdtheline]").check(force=True)
@@ -170,6 +178,7 @@ def test_a_card_table_in_japanese(browser, server, shots: Path, game: str, size:
         assert titles and set(titles) <= ja_units
         expect(page.locator(".seats thead")).to_contain_text(JA["table.hand"])
         assert_no_english(page)
+        assert_fits(page)
         page.screenshot(path=str(shots / f"i18n-{game}-{size}.png"), full_page=True)
     finally:
         tab.close()
@@ -188,6 +197,7 @@ def test_the_hold_the_line_table_in_japanese(browser, server, shots: Path, size:
         expect(page.locator(".htl-tracks")).to_contain_text(JA["htl.turn"])
         expect(page.locator(".htl-legend-panel summary")).to_have_text(JA["htl.mapKey"])
         assert_no_english(page)
+        assert_fits(page)
         page.screenshot(path=str(shots / f"i18n-htl-{size}.png"), full_page=True)
     finally:
         tab.close()
