@@ -8,7 +8,6 @@ from warboard.core.i18n import Msg, english, msg, named
 from warboard.hill218.ruleset import Ruleset, unit_title
 
 SEAT_NAMES = ("South", "North")
-SEAT_IDS = ("south", "north")  # in the catalogues' keys
 HILL = (0, 0)
 BASES = ((0, -1), (0, 1))  # each seat's base (Ogre: command post), contract §1
 
@@ -18,11 +17,11 @@ def seat_name(seat: int) -> str:
 
 
 def seat_msg(rules: Ruleset, seat: int) -> Msg | str:
-    return named(f"names.{rules.name}.side.{SEAT_IDS[seat]}", seat_name(seat))
+    return named(f"names.{rules.name}.side.{seat}", seat_name(seat))
 
 
 def unit_msg(rules: Ruleset, name: str) -> Msg | str:
-    return named(f"names.{rules.name}.unit.{unit_abbrev(rules, name)}", unit_title(rules, name))
+    return named(f"names.{rules.name}.unit.{name}", unit_title(rules, name))
 
 
 def base_msg(rules: Ruleset) -> Msg | str:

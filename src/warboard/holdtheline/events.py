@@ -37,7 +37,7 @@ def log(state: HtlState, type: str, said: Msg | Callable[[], Msg], **fields: Any
 def side_label(name: str) -> Msg | str:
     """A side's name (``Side.display_name``): a catalogue's, or the scenario's own where no
     catalogue has it."""
-    return named("names.holdtheline.side." + name.lower().replace(" ", "_"), name)
+    return named("names.holdtheline.label." + name.lower().replace(" ", "_"), name)
 
 
 def side_msg(state: HtlState, seat: int) -> Msg | str:
@@ -47,7 +47,7 @@ def side_msg(state: HtlState, seat: int) -> Msg | str:
 def unit_msg(state: HtlState, u: Unit) -> Msg:
     """A unit in event sentences: side, type and id ("Americans regular infantry A3")."""
     return msg("log.htl.unit", side=side_msg(state, u.side),
-               kind=msg(f"names.holdtheline.unit.{u.kind}"), id=u.id)
+               kind=msg(f"log.htl.kind.{u.kind}"), id=u.id)
 
 
 def with_leader(leader: Leader | None) -> Msg | str:

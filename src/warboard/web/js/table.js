@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { Board, boardChanges } from "./board.js";
 import { h, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
+import { t } from "./i18n.js";
 import { destroyedCards, renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
 import { playArrival } from "./playfx.js";
@@ -26,7 +27,7 @@ export async function showTable(root, id) {
   const entry = getGame(id) || {};
   const held = entry.tokens ? Object.values(entry.tokens) : entry.token ? [entry.token] : [];
   const fromLink = hashToken && !held.includes(hashToken);
-  mount(root, h("p", { class: "loading" }, "Loading the game…"));
+  mount(root, h("p", { class: "loading" }, t("table.loading")));
 
   let first;
   let rules;
@@ -37,10 +38,9 @@ export async function showTable(root, id) {
     if (first.game !== "holdtheline") rules = await loadRuleset(first.game);
   } catch (err) {
     mount(root, h("div", { class: "notice error" },
-      h("h1", {}, err.status === 404 ? "No such game" : "This game cannot be opened"),
-      h("p", {}, err.status === 403 ? "The key to this seat is not valid: an invite link works "
-        + "once, and the seat belongs to the browser that opened it first." : err.message),
-      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+      h("h1", {}, t(err.status === 404 ? "table.noSuchGame" : "table.cannotOpen")),
+      h("p", {}, err.status === 403 ? t("table.badSeatKey") : err.message),
+      h("p", {}, h("a", { href: "/" }, t("common.backToLobby")))));
     return;
   }
   rememberGame(id, {
@@ -80,9 +80,9 @@ class Table extends TableBase {
     this.el = {
       banner: h("div", { class: "turn-banner", role: "status", "aria-live": "polite" }),
       boardHost: h("div", { class: "board-host" }),
-      hand: h("section", { class: "hand-panel panel", "aria-label": "Your cards" }),
-      seats: h("section", { class: "seats-panel panel", "aria-label": "Both sides" }),
-      log: h("div", { class: "log", tabindex: 0, "aria-label": "Game log" }),
+      hand: h("section", { class: "hand-panel panel", "aria-label": t("table.yourCards") }),
+      seats: h("section", { class: "seats-panel panel", "aria-label": t("table.bothSides") }),
+      log: h("div", { class: "log", tabindex: 0, "aria-label": t("table.gameLog") }),
       extra: h("div", { class: "table-extra" }),
       curtain: h("div", { class: "curtain", hidden: true }),
       end: h("div", { class: "end-screen", hidden: true }),
@@ -90,13 +90,13 @@ class Table extends TableBase {
     const e = this.el;
     this.board = new Board(e.boardHost, {
       rules: this.rules,
-      label: `${this.rules.title} board`,
+      label: t("table.boardLabel", { game: this.rules.title }),
       onCell: (cell) => this.clickCell(cell),
       onHover: (cell) => this.hover(cell),
       sounds: true,
     });
     const resign = h("button", { type: "button", class: "btn danger", onclick: () => this.resign() },
-      "Resign");
+      t("table.resign"));
     this.resignBtn = resign;
     mount(this.root, h("div", { class: "table-page" },
       h("div", { class: "table-top" },
@@ -104,15 +104,15 @@ class Table extends TableBase {
           h("span", { class: "mode-tag" }, this.modeLabel())),
         e.banner, this.playback.el),
       h("div", { class: "table-grid" },
-        h("section", { class: "board-area", "aria-label": "Board" }, e.boardHost),
+        h("section", { class: "board-area", "aria-label": t("table.board") }, e.boardHost),
         h("div", { class: "side" },
           e.extra,
           e.hand,
           e.seats,
-          h("section", { class: "log-panel panel", "aria-label": "Game log" },
-            h("h2", {}, "Game log"), e.log),
+          h("section", { class: "log-panel panel", "aria-label": t("table.gameLog") },
+            h("h2", {}, t("table.gameLog")), e.log),
           h("div", { class: "table-actions" }, resign,
-            h("a", { class: "btn", href: "/" }, "Lobby"))))),
+            h("a", { class: "btn", href: "/" }, t("table.lobby")))))),
     e.curtain, e.end);
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape") this.cancel();
@@ -127,7 +127,7 @@ class Table extends TableBase {
     return [0, 1].map((s) => {
       if (this.hotseat) return playerLabel(this.players[s], s, null);
       const label = playerLabel(this.players[s], s, this.shown);
-      return label || (this.mode === "friend" && this.shown !== null ? "friend" : "");
+      return label || (this.mode === "friend" && this.shown !== null ? t("table.friend") : "");
     });
   }
 
@@ -174,10 +174,10 @@ class Table extends TableBase {
     mount(this.el.curtain, h("div", { class: "curtain-card", role: "dialog", "aria-modal": "true",
       "aria-labelledby": "curtain-title" },
     h("div", { class: `chip big s${next}`, "aria-hidden": "true" }),
-    h("h2", { id: "curtain-title" }, `Pass the device to ${seatName(next)}`),
-    h("p", {}, `${seatName(next)}'s cards are hidden until ${seatName(next)} is at the screen.`),
+    h("h2", { id: "curtain-title" }, t("table.passDevice", { who: seatName(next) })),
+    h("p", {}, t("table.cardsHidden", { who: seatName(next) })),
     h("button", { type: "button", class: "btn primary big", autofocus: true,
-      onclick: () => this.reveal(next) }, `I am ${seatName(next)} — show my cards`)));
+      onclick: () => this.reveal(next) }, t("table.showMyCards", { who: seatName(next) }))));
     this.el.curtain.hidden = false;
     this.el.curtain.querySelector("button")?.focus();
   }
@@ -227,7 +227,7 @@ class Table extends TableBase {
     const banner = turnText({
       rules: this.rules, view, seat: this.hotseat ? null : seat, status: msg.status, result: msg.result,
       thinking: aiThinking,
-      names: [0, 1].map((s) => (/^ai/.test(this.players[s] || "") ? `${seatName(s)} (AI)` : seatName(s))),
+      names: [0, 1].map((s) => (/^ai/.test(this.players[s] || "") ? t("table.aiSeat", { who: seatName(s) }) : seatName(s))),
     });
     this.renderBanner(banner, { mine: myTurn, over, cls: view.to_move >= 0 ? `s${view.to_move}` : "",
       spinner: aiThinking !== null && !over });
@@ -235,7 +235,7 @@ class Table extends TableBase {
     if (seat !== null && seat !== undefined) {
       renderHand(this.el.hand, {
         rules: this.rules, view, legal: msg.legal || [], picker: this.picker, active: myTurn && !this.busy,
-        title: this.hotseat ? `${seatName(seat)}'s hand` : "Your hand",
+        title: this.hotseat ? t("table.seatHand", { who: seatName(seat) }) : t("table.yourHand"),
         onUnit: (u) => this.chooseUnit(u),
         onStrike: () => {
           this.picker.startStrike();
@@ -251,12 +251,11 @@ class Table extends TableBase {
       this.el.hand.hidden = false;
     } else {
       this.el.hand.hidden = !this.hotseat;
-      if (this.hotseat) mount(this.el.hand, h("p", { class: "muted" }, "Cards hidden."));
+      if (this.hotseat) mount(this.el.hand, h("p", { class: "muted" }, t("table.cardsHiddenShort")));
     }
     renderSeats(this.el.seats, { rules: this.rules, view, labels: this.labels() });
     this.renderFollowedLog(msg);
-    this.renderExtra(msg, over, "Your friend has not opened the game yet. Send "
-      + `them this link; it gives them the ${seatName(1 - this.shown)} seat.`,
+    this.renderExtra(msg, over, t("table.inviteText", { seat: seatName(1 - this.shown) }),
     this.shown !== null && this.shown !== undefined || this.hotseat);
     this.resignBtn.hidden = over || seat === null || seat === undefined;
     this.setTitle(myTurn, over, this.rules.short);
