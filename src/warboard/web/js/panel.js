@@ -2,7 +2,8 @@
 
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
-import { orderedCounts, resultText, seatName, unitCount } from "./units.js";
+import { orderedCounts, seatName, unitCount } from "./units.js";
+import { endBanner } from "./said.js";
 
 /**
  * @param {HTMLElement} el
@@ -57,13 +58,9 @@ function strikePips(n) {
 }
 
 /** The one-line answer to "whose move is it?". */
-export function turnText({ rules, view, seat, status, result, thinking, names }) {
+export function turnText({ view, seat, status, end, thinking, names }) {
   const who = (s) => (s === seat ? t("table.youSubject") : names?.[s] || seatName(s));
-  if (view.phase === "over" || status === "over") {
-    if (result?.abandoned) return t("table.overResigned", { who: who(result.by) });
-    const r = view.result || result?.summary; // the engine's, or a ruling (time, a claim)
-    return r ? t("table.overResult", { result: resultText(rules, r, seat) }) : t("table.overPlain");
-  }
+  if (view.phase === "over" || status === "over") return endBanner(end);
   if (thinking !== null && thinking !== undefined) return t("table.thinking", { who: who(thinking) });
   const mover = view.to_move;
   if (mover === null || mover === undefined || mover < 0) return t("table.dealing");

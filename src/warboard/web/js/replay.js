@@ -11,7 +11,8 @@ import { renderSeats } from "./panel.js";
 import { Picker } from "./picker.js";
 import { ReplayView, showReplayError } from "./replayview.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
-import { actionText, loadRuleset, playerLabel, resultText, seatName, unitTitle } from "./units.js";
+import { actionText, loadRuleset, playerLabel, seatName, unitTitle } from "./units.js";
+import { endBanner } from "./said.js";
 
 export async function showReplay(root, id) {
   const hashToken = tokenFromHash();
@@ -104,12 +105,11 @@ class CardReplay extends ReplayView {
     this.board = new Board(this.el.boardHost, { rules: this.rules, label: t("replay.board") });
     const seat = this.data.seat;
     if (seat === 1) this.board.setFlipped(true);
-    const summary = this.data.result?.summary;
     return h("div", { class: "table-page replay-page" },
       h("div", { class: "table-top" },
         h("h1", { class: "game-title" }, t("replay.title", { game: this.rules.title }),
           h("span", { class: "mode-tag" }, seat === null ? t("replay.fullRecord") : t("replay.asSaw", { seat: seatName(seat) }))),
-        h("div", { class: "turn-banner over" }, summary ? resultText(this.rules, summary) : "Game over.")),
+        h("div", { class: "turn-banner over" }, endBanner(this.data.end))),
       controls,
       this.eventLabel,
       h("div", { class: "table-grid" },

@@ -16,8 +16,9 @@ import { playSound } from "./sound.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
 import { TableBase, renderLog } from "./tablebase.js";
 import {
-  loadRuleset, playerLabel, resultText, seatName, unitCount, unitInfo, unitTitle,
+  loadRuleset, playerLabel, seatName, unitCount, unitInfo, unitTitle,
 } from "./units.js";
+import { endSaid, said, saysKey } from "./said.js";
 
 export async function showTable(root, id) {
   // a link carries a seat's token in the hash: take it out of the address bar so it is not
@@ -225,7 +226,7 @@ class Table extends TableBase {
     const aiThinking = this.thinking ?? (this.mode === "ai" && !over && view.to_move >= 0
       && /^ai/.test(this.players[view.to_move] || "") ? view.to_move : null);
     const banner = turnText({
-      rules: this.rules, view, seat: this.hotseat ? null : seat, status: msg.status, result: msg.result,
+      view, seat: this.hotseat ? null : seat, status: msg.status, end: msg.end,
       thinking: aiThinking,
       names: [0, 1].map((s) => (/^ai/.test(this.players[s] || "") ? t("table.aiSeat", { who: seatName(s) }) : seatName(s))),
     });
@@ -272,10 +273,12 @@ class Table extends TableBase {
       const cls = this.isNow(m) ? "log-now" : "log-recent";
       for (let i = (m.before.log || []).length; i < (m.msg.log || []).length && i < log.length; i++) lineClass[i] = cls;
     }
-    renderLog(this.el.log, log.map((text, i) => ({
-      text, cls: [/destroys|damages/.test(text) ? "log-hit" : "", lineClass[i]].filter(Boolean).join(" ") })));
+    const lines = log.map((text, i) => cardLine(text, msg.log_msg?.[i]));
+    renderLog(this.el.log, lines.map((line, i) => ({
+      ...line, cls: [line.cls, lineClass[i]].filter(Boolean).join(" ") })));
     const newest = this.marks[this.marks.length - 1];
-    this.playback.say(newest?.before ? (newest.msg.log || []).slice((newest.before.log || []).length).join(" · ") : "");
+    this.playback.say(newest?.before ? lines.slice((newest.before.log || []).length, (newest.msg.log || []).length)
+      .map((line) => line.text).join(" · ") : "");
   }
 
   overlay() {
@@ -294,26 +297,16 @@ class Table extends TableBase {
     const quit = msg.result?.abandoned ? msg.result : null;
     const seat = this.hotseat ? null : this.shown;
     const mine = seat !== null && seat !== undefined;
-    let title = "Game over";
-    let cls = "";
-    if (quit) {
-      if (mine && quit.by === seat) title = "You resigned";
-      else if (mine) [title, cls] = ["You win!", "win"];
-      else title = `${seatName(1 - quit.by)} wins!`;
-    } else if (r) {
-      if (r.winner === null || r.winner === undefined) title = "Draw";
-      else if (!mine) title = `${seatName(r.winner)} wins!`;
-      else if (r.winner === seat) [title, cls] = ["You win!", "win"];
-      else [title, cls] = ["You lose", "loss"];
-    }
+    const winner = quit ? (quit.by === null ? null : 1 - quit.by) : r?.winner;
+    const cls = !mine || winner === null || winner === undefined ? "" : winner === seat ? "win" : "loss";
     const units = r?.units || [unitCount(this.rules, view.board, 0), unitCount(this.rules, view.board, 1)];
     const lost = (s) => destroyedCards(this.rules, view.destroyed?.[s]).reduce((a, [, n]) => a + n, 0);
-    const reason = quit ? `${mine && quit.by === seat ? "You" : seatName(quit.by)} resigned.`
-      : r ? resultText(this.rules, r, seat) : "The game was ended.";
-    this.endDialog({ title, cls, reason, needs: winNeeds(this.rules, r, units),
-      columns: ["Units counted", "Cards destroyed"],
+    // the end's words are the server's: a hot seat reads them as a spectator would
+    this.endDialog({ title: endSaid(mine ? msg.end?.title : msg.end?.outcome), cls,
+      reason: endSaid(msg.end?.reason), needs: winNeeds(this.rules, r, units),
+      columns: [t("end.cards.unitsCounted"), t("end.cards.cardsDestroyed")],
       rows: [0, 1].map((s) => ({ cls: `s${s}`, chip: `s${s}`, name: seatName(s), cells: [units[s], lost(s)] })),
-      buttons: [this.replayLink(), h("a", { class: "btn primary", href: "/" }, "New game")] });
+      buttons: [this.replayLink(), h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))] });
   }
 
   // ------------------------------------------------------------------ input
@@ -358,12 +351,21 @@ class Table extends TableBase {
   }
 }
 
+/** A line of a card game's log in the page's language ({text, cls, end}), from its message
+ * when it has one. */
+function cardLine(text, msg) {
+  if (!msg) return { text, cls: /destroys|damages/.test(text) ? "log-hit" : "" };
+  return { text: said(msg, text), cls: saysKey(msg, /^log\.cards\.(destroys|damages)$/) ? "log-hit" : "",
+    end: msg.key === "log.cards.over" };
+}
+
 /** What it took to win, and what each side had: the count at the end of the cards. */
 function winNeeds(rules, r, units) {
   const ogre = rules.units.some((u) => (u.countsAs ?? 1) > 1);
-  const lines = [`To win: take the other side's ${rules.baseName}, or count more units than it `
-    + `when the cards run out${ogre ? " (an Ogre counts 2)" : ""}.`];
-  if (r?.reason === "base") lines.push(`${seatName(r.winner)} took ${seatName(1 - r.winner)}'s ${rules.baseName}.`);
-  lines.push(`Units counted: ${seatName(0)} ${units[0]}, ${seatName(1)} ${units[1]}.`);
+  const lines = [t(ogre ? "end.cards.toWinOgre" : "end.cards.toWin", { base: rules.baseName })];
+  if (r?.reason === "base") {
+    lines.push(t("end.cards.took", { winner: seatName(r.winner), loser: seatName(1 - r.winner), base: rules.baseName }));
+  }
+  lines.push(t("end.cards.counted", { south: seatName(0), north: seatName(1), s: units[0], n: units[1] }));
   return lines;
 }

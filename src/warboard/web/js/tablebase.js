@@ -275,12 +275,13 @@ export class TableBase {
   }
 }
 
-/** The log in `el`, newest at the bottom ({text, cls} lines; a result line stands out); keeps
+/** The log in `el`, newest at the bottom ({text, cls, end} lines; a result line, `end` or
+ * English text that says so, stands out); keeps
  * the reader's scroll position unless at the end. */
 export function renderLog(el, lines, listClass = "") {
   const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
   mount(el, h("ol", { class: `log-lines ${listClass}`.trim() }, lines.map((line) => h("li", {
-    class: line.cls || (END_LINE.test(line.text) ? "log-end" : ""),
+    class: line.cls || (line.end || END_LINE.test(line.text) ? "log-end" : ""),
   }, line.text))));
   if (atEnd) el.scrollTop = el.scrollHeight;
 }

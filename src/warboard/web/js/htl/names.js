@@ -3,6 +3,7 @@
 
 import { api } from "../api.js";
 import { hasKey, t } from "../i18n.js";
+import { eventText } from "../said.js";
 
 // the marks on the counters and what the terrain table does not say; the rest is the server's
 const MARKS = { elite: "E", light: "Lt", militia: "M" };
@@ -200,20 +201,6 @@ export function pendingText(view) {
   }
 }
 
-export function resultLine(view, result, seat) {
-  if (!result) return null;
-  if (result.abandoned) {
-    return result.by === seat ? "You resigned" : `${sideTitle(view, result.by)} resigned`;
-  }
-  const r = result.summary || result;
-  const winner = r.winner ?? (result.returns ? (result.returns[0] > result.returns[1] ? 0
-    : result.returns[1] > result.returns[0] ? 1 : null) : null);
-  const reason = r.text ? ` — ${r.text}` : r.reason ? ` (${r.reason})` : "";
-  if (winner === null || winner === undefined) return `Draw${reason}`;
-  if (seat !== null && seat !== undefined) return (winner === seat ? "You win" : "You lose") + reason;
-  return `${sideTitle(view, winner)} wins${reason}`;
-}
-
 /** Is this piece on the board now? (Reinforcements wait; eliminated and exited units left.) */
 export const onBoard = (piece) => !!piece.at && (!piece.status || piece.status === "board");
 
@@ -237,7 +224,7 @@ const ROLL_WORDS = {
 export function dieWords(e, view = {}) {
   const f = ROLL_WORDS[e.roll];
   const w = f ? f(e, view) : { text: "", outcome: "" };
-  return { value: e.value, ...w, title: e.text };
+  return { value: e.value, ...w, title: eventText(e) };
 }
 
 const ACTION_EVENTS = new Set(["fire", "assault", "move", "rally", "exit", "advance", "evade"]);
@@ -251,7 +238,7 @@ export function diceGroups(events, view = {}) {
   let cur = null;
   for (const e of events || []) {
     if (e.type === "die" && e.roll === "action") {
-      groups.push({ title: e.text, side: e.side, turn: e.turn, dice: [dieWords(e, view)], after: [] });
+      groups.push({ title: eventText(e), side: e.side, turn: e.turn, dice: [dieWords(e, view)], after: [] });
       cur = null;
     } else if (e.type === "die") {
       if (!cur) {
@@ -260,12 +247,12 @@ export function diceGroups(events, view = {}) {
       }
       cur.dice.push(dieWords(e, view));
     } else if (ACTION_EVENTS.has(e.type)) {
-      cur = { title: e.text, side: e.side, turn: e.turn, dice: [], after: [] };
+      cur = { title: eventText(e), side: e.side, turn: e.turn, dice: [], after: [] };
       groups.push(cur);
     } else if (e.type === "end" || e.type === "result") {
       cur = null;
     } else if (cur) {
-      cur.after.push(e.text);
+      cur.after.push(eventText(e));
     }
   }
   return groups.filter((g) => g.dice.length);

@@ -4,6 +4,7 @@
 import { h, mount, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { KINDS, diceGroups, scenarioTitle, sideColour, sideTitle } from "./names.js";
+import { eventText } from "../said.js";
 
 function timeOutText(view) {
   if (view.time_out_by_vp) return t("htl.timeOutVp");
@@ -102,7 +103,7 @@ export function eventLines(view) {
       at = key;
       out.push({ text: t("htl.turnHeading", { turn: e.turn, side: sideTitle(view, e.side) }), cls: "log-turn", n: e.n });
     }
-    out.push({ text: e.text, cls: LOG_CLASS[e.type] || "", n: e.n });
+    out.push({ text: eventText(e), cls: LOG_CLASS[e.type] || "", n: e.n });
   }
   return out;
 }

@@ -7,9 +7,10 @@ import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { ReplayView, showReplayError } from "../replayview.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
-import { actionText, loadTables, resultLine, sideColour, sideTitle } from "./names.js";
+import { actionText, loadTables, sideColour, sideTitle } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 import { newEvents, playEvents } from "./playfx.js";
+import { endBanner, eventText } from "../said.js";
 
 export async function showHtlReplay(root, id, token) {
   mount(root, h("p", { class: "loading" }, t("replay.loadingReplay")));
@@ -55,7 +56,7 @@ class HtlReplay extends ReplayView {
     if (this.data.seat === 1 && (view.home_edges?.[1] || []).includes("north")) this.board.flipped = true;
     this.board.fitPhone(view);
     const result = this.data.result || view.result;
-    const banner = `Game over — ${resultLine(view, result, this.you) || "the game ended"}`;
+    const banner = endBanner(this.data.end);
     const winner = result?.summary?.winner ?? result?.winner;
     return h("div", { class: "table-page htl-page htl-replay-page", dataset: { game: "holdtheline" } },
       h("div", { class: "table-top" },
@@ -86,7 +87,7 @@ class HtlReplay extends ReplayView {
     if (i === 0) return t("replay.start");
     const before = this.frames[i - 1];
     const after = this.frames[i];
-    const said = (after.events || []).slice((before.events || []).length).map((e) => e.text);
+    const said = (after.events || []).slice((before.events || []).length).map(eventText);
     if (said.length) return said.join(" · ");
     const st = this.steps[i - 1];
     if (st.hidden || !st.action) return t("replay.hidden");

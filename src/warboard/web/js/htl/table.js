@@ -16,11 +16,12 @@ import { toast } from "../toast.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
 import {
   DECISION_TYPES, KINDS, TERRAIN, actionHex, actionText, apText, decisionPrompt, hexKey, hexText,
-  hitText, leaderById, leaderName, loadTables, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
+  hitText, leaderById, leaderName, loadTables, sameHex, sideColour, sideTitle, unitById, unitLabel,
 } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 import { PACES, reducedMotion } from "../playback.js";
 import { newEvents, playEvents } from "./playfx.js";
+import { endBanner, endSaid, eventText } from "../said.js";
 
 export async function showHtlTable(root, id, first, entry) {
   try {
@@ -392,7 +393,7 @@ class HtlTable extends TableBase {
       ? { ...line, cls: [line.cls, eventClass.get(line.n)].filter(Boolean).join(" ") } : line)), "htl-log");
     const newest = this.marks[this.marks.length - 1];
     this.playback.say(newest?.before ? newEvents(newest.before.view, newest.msg.view)
-      .filter((e) => e.type !== "die" && e.type !== "hits").map((e) => e.text).join(" · ") : "");
+      .filter((e) => e.type !== "die" && e.type !== "hits").map(eventText).join(" · ") : "");
   }
 
   seatLabel(view, s) {
@@ -402,11 +403,10 @@ class HtlTable extends TableBase {
 
   bannerText(msg, mine, over) {
     const view = msg.view;
-    const you = this.hotseat ? null : msg.seat;
     const toMove = view.to_move;
     let text;
     if (over) {
-      text = t("table.overResult", { result: resultLine(view, msg.result || view.result, you) });
+      text = endBanner(msg.end);
     } else if (this.thinking !== null && this.thinking !== undefined) {
       text = t("table.thinking", { who: this.seatLabel(view, this.thinking) });
     } else if (mine) {
@@ -582,17 +582,20 @@ class HtlTable extends TableBase {
   showEnd(msg) {
     const view = msg.view;
     const you = this.hotseat ? null : msg.seat;
-    const line = resultLine(view, msg.result || view.result, you);
+    const result = msg.result?.summary || msg.result || view.result;
+    const winner = msg.result?.abandoned ? (msg.result.by === null ? null : 1 - msg.result.by) : result?.winner;
+    const mine = you !== null && you !== undefined;
+    // the end's words are the server's: a hot seat reads them as a spectator would
     this.endDialog({
-      title: line.replace(/ \(.*\)$/, ""), reason: line,
-      cls: /You win/.test(line) ? "win" : /You lose|You resigned/.test(line) ? "loss" : "",
+      title: endSaid(mine ? msg.end?.title : msg.end?.outcome), reason: endSaid(msg.end?.reason),
+      cls: !mine || winner === null || winner === undefined ? "" : winner === you ? "win" : "loss",
       needs: winNeeds(view, (msg.result?.summary || msg.result || view.result)?.vp || view.vp || []),
-      columns: ["VP", "VP needed", "Units left"],
+      columns: [t("end.htl.vpColumn"), t("end.htl.vpNeeded"), t("end.htl.unitsLeft")],
       rows: [0, 1].map((s) => ({ chip: `c-${sideColour(view, s)}`, name: sideTitle(view, s),
         cells: [view.vp?.[s] ?? 0, view.vp_target?.[s] ?? "–",
           (view.units || []).filter((u) => u.side === s && u.at).length] })),
       buttons: [nextBattleLink(msg, this.id)
-        || h("a", { class: "btn primary", href: "/" }, "New game"), this.replayLink()],
+        || h("a", { class: "btn primary", href: "/" }, t("common.navNewGame")), this.replayLink()],
     });
   }
 }
@@ -600,12 +603,12 @@ class HtlTable extends TableBase {
 /** What each side needed to win and what it had (`vp`: both sides' VP at the end). */
 function winNeeds(view, vp) {
   const lines = [0, 1].filter((s) => view.vp_target?.[s])
-    .map((s) => `${sideTitle(view, s)} needed ${view.vp_target[s]} VP and had ${vp[s] ?? 0}.`);
+    .map((s) => t("end.htl.needed", { side: sideTitle(view, s), target: view.vp_target[s], vp: vp[s] ?? 0 }));
   const limit = view.turn_limit;
   const w = view.time_out_winner;
-  if (view.time_out_by_vp) lines.push(`After turn ${limit}, the side with more VP wins.`);
+  if (view.time_out_by_vp) lines.push(t("end.htl.moreVpWins", { turn: limit }));
   else if (w !== null && w !== undefined) {
-    lines.push(`${sideTitle(view, w)} needed to hold out to the end of turn ${limit}.`);
+    lines.push(t("end.htl.holdOut", { side: sideTitle(view, w), turn: limit }));
   }
   return lines;
 }
