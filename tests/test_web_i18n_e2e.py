@@ -280,3 +280,24 @@ def test_an_english_browser_gets_english_and_the_switch_to_japanese(browser, ser
         assert_japanese(page)
     finally:
         tab.close()
+
+
+def test_message_objects_nest_and_counts_choose_the_plural(browser, server) -> None:
+    """``tMsg`` translates message objects inside the params (as the server's log entries will
+    carry them); ``count`` picks the ``_one`` / ``_other`` text in English, ``_other`` in
+    Japanese."""
+    for locale, want in [("en-US", ["South is thinking…", "1 place", "2 places"]),
+                         ("ja-JP", ["南軍が考えています…", "置ける場所 1", "置ける場所 2"])]:
+        tab = Tab(browser, server, locale=locale, viewport=SIZES["desktop"])
+        try:
+            tab.goto("/rules")
+            tab.page.locator(".rules-page h1").wait_for()
+            got = tab.page.evaluate("""async () => {
+              const { t, tMsg } = await import("/static/js/i18n.js");
+              const south = { key: "names.hill218.side.0" };
+              return [tMsg({ key: "table.thinking", params: { who: south } }),
+                      t("hand.places", { count: 1 }), t("hand.places", { count: 2 })];
+            }""")
+            assert got == want
+        finally:
+            tab.close()
