@@ -498,6 +498,7 @@ BROKEN += [
 
 
 def test_time_out_by_vp_gives_the_game_to_the_side_with_more_vp(tmp_path):
+    from warboard.core.i18n import english
     from warboard.core.registry import make_game
     from warboard.holdtheline.victory import turn_end_result
 
@@ -509,7 +510,7 @@ def test_time_out_by_vp_gives_the_game_to_the_side_with_more_vp(tmp_path):
     assert turn_end_result(state, last)[0] is None  # equal VP: a draw
     state.vp_earned[sc.first] += 1
     winner, reason, text = turn_end_result(state, last)
-    assert (winner, reason) == (sc.first, "time") and "wins on VP (1 to 0)" in text
+    assert (winner, reason) == (sc.first, "time") and "win on VP (1 to 0)" in english(text)
 
 
 @pytest.mark.parametrize("old,new,field,problem", BROKEN,

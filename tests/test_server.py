@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from server_helpers import TIMEOUT, UNLIMITED_ENV, LiveServer, free_port, ws_url
+from warboard.core.i18n import english
 from warboard.core.protocol import State
 from warboard.core.record import Record, export_for_seat
 from warboard.core.registry import make_game
@@ -149,6 +150,9 @@ def check_secrecy(database_url: str, game_id: str, seat: int | None,
                     assert re.fullmatch(rf"{name} draws \d+ cards?", line), line
                 if line.startswith(f"{name} puts "):
                     assert line == f"{name} puts 2 cards under its deck", line
+        said = message["log_msg"] if game.name != "holdtheline" else [
+            e["msg"] for e in message["view"]["events"] if e.get("text")]
+        assert [english(m) for m in said] == message["log"]
         if replay is not None:
             told = [e for entries in replay.told[:message["version"]] for e in entries]
             assert message["log"] == log_lines(replay.rules, told, None)

@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from warboard.core.i18n import Msg
 from warboard.core.narration import Log
 from warboard.core.protocol import CHANCE, Game, State, sample_chance
 from warboard.core.record import Recorder
@@ -86,10 +87,19 @@ class Session:
         if not self.narrator.narrates_events:
             told = self.narrator.lines(self.observation(reader))
             return told[-last:] if last is not None else told
+        lines = self._kept(reader).lines
+        return lines[-last:] if last is not None else list(lines)
+
+    def log_messages(self, reader: Reader) -> list[Msg]:
+        """The messages of ``reader``'s whole log, one for each of its lines."""
+        if not self.narrator.narrates_events:
+            return self.narrator.messages(self.observation(reader))
+        return list(self._kept(reader).messages)
+
+    def _kept(self, reader: Reader) -> Log:
         if reader not in self._logs:
             self._follow(reader)
-        lines = self._logs[reader].lines
-        return lines[-last:] if last is not None else list(lines)
+        return self._logs[reader]
 
     def unfollow(self, reader: Reader) -> None:
         """Stop keeping ``reader``'s log (it is narrated again when it is asked for)."""

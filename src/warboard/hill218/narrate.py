@@ -6,7 +6,8 @@ sizes, not from chance events: every card from the unordered part of a deck is a
 (even when only one kind is left), but the two cards put under a deck at setup are drawn by the
 engine on its own, within whichever event reaches them. Adjacent draws of one seat in one turn
 are merged ("North draws 2 cards"); the cards are named only when the view holds the drawing
-seat's hand.
+seat's hand. Each entry is a message (``warboard.core.i18n``), told in English for the text
+lines.
 """
 
 from __future__ import annotations
@@ -16,11 +17,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from warboard.core.i18n import Msg, english, joined, msg
 from warboard.core.narration import Narrator
 from warboard.core.protocol import JSON
 from warboard.core.view import View
-from warboard.hill218.names import BASES, cell_text, result_text, seat_name
-from warboard.hill218.ruleset import Ruleset, unit_title
+from warboard.hill218.names import (
+    BASES,
+    base_msg,
+    cell_text,
+    result_msg,
+    seat_msg,
+    strike_msg,
+    unit_msg,
+)
+from warboard.hill218.ruleset import Ruleset
 from warboard.hill218.view import CardView
 
 CHANCE_PHASES = ("first", "deal", "draw")
@@ -32,7 +42,7 @@ class LogEntry:
     """One line of the log. Draw entries keep their parts so adjacent ones can be merged."""
 
     turn: int
-    text: str = ""
+    said: Msg | None = None  # what it says, but for draw entries
     drawer: int | None = None  # set on draw entries
     count: int = 0
     cards: tuple[str, ...] | None = None  # the drawn cards, when the reader may know them
@@ -45,13 +55,14 @@ def narrate(rules: Ruleset, before: CardView, after: CardView,
     seat = event.get("seat")
     entries: list[LogEntry] = []
     if action is not None or seat is not None:
-        text = _decision_text(rules, before, seat, action)
-        if text:
-            entries.append(LogEntry(before.turn, text))
+        said = _decision_msg(rules, before, seat, action)
+        if said:
+            entries.append(LogEntry(before.turn, said))
     entries.extend(_forfeits(rules, before, after, seat, action))
     entries.extend(_draws(rules, before, after, seat, action))
     if after.result and not before.result:
-        entries.append(LogEntry(after.turn, "Game over: " + result_text(rules, after.result)))
+        entries.append(LogEntry(after.turn, msg("log.cards.over",
+                                                result=result_msg(rules, after.result))))
     return entries
 
 
@@ -75,13 +86,19 @@ def merge_draws(entries: Iterable[LogEntry]) -> list[LogEntry]:
     return out
 
 
-def entry_text(rules: Ruleset, entry: LogEntry) -> str:
+def entry_msg(rules: Ruleset, entry: LogEntry) -> Msg:
     if entry.drawer is None:
-        return entry.text
-    who = seat_name(entry.drawer)
+        assert entry.said is not None
+        return entry.said
+    who = seat_msg(rules, entry.drawer)
     if entry.cards:
-        return f"{who} draws " + ", ".join(unit_title(rules, c) for c in entry.cards)
-    return f"{who} draws {entry.count} card{'s' if entry.count != 1 else ''}"
+        return msg("log.cards.drawsCards", side=who,
+                   cards=joined([unit_msg(rules, c) for c in entry.cards]))
+    return msg("log.cards.draws", side=who, count=entry.count)
+
+
+def entry_text(rules: Ruleset, entry: LogEntry) -> str:
+    return english(entry_msg(rules, entry))
 
 
 def log_lines(rules: Ruleset, entries: Iterable[LogEntry], last: int | None = 10) -> list[str]:
@@ -107,59 +124,73 @@ class CardNarrator(Narrator):
     def new_log(self) -> LogText:
         return LogText(self.rules)
 
+    def side(self, seat: int) -> Msg | str:
+        return seat_msg(self.rules, seat)
+
+    def result(self, summary: Mapping[str, Any]) -> Msg:
+        return result_msg(self.rules, dict(summary))
+
 
 class LogText:
-    """A log kept as text lines as it grows: each entry added at the end is merged with the
-    last one or told as a new line, so the lines equal ``log_lines`` of all the entries."""
+    """A log kept as text lines (and their messages) as it grows: each entry added at the end is
+    merged with the last one or told as a new line, so the lines equal ``log_lines`` of all the
+    entries."""
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         self.lines: list[str] = []
+        self.messages: list[Msg] = []
         self._last: LogEntry | None = None
 
     def extend(self, entries: Iterable[LogEntry]) -> None:
         for e in entries:
             merged = _merged(self._last, e) if self._last is not None else None
+            said = entry_msg(self.rules, e if merged is None else merged)
             if merged is None:
-                self.lines.append(entry_text(self.rules, e))
+                self.lines.append(english(said))
+                self.messages.append(said)
                 self._last = e
             else:
-                self.lines[-1] = entry_text(self.rules, merged)
+                self.lines[-1], self.messages[-1] = english(said), said
                 self._last = merged
 
 
 # ----------------------------------------------------------------------------- decisions
 
-def _decision_text(rules: Ruleset, before: CardView, seat: int | None,
-                   action: dict[str, Any] | None) -> str:
+def _decision_msg(rules: Ruleset, before: CardView, seat: int | None,
+                  action: dict[str, Any] | None) -> Msg | None:
     if action is None:  # a hidden event of a seat record
         if seat is not None and before.phase == "bury":
-            return f"{seat_name(seat)} puts 2 cards under its deck"
-        return ""
+            return msg("log.cards.buriesHidden", side=seat_msg(rules, seat))
+        return None
     kind = action.get("play", action.get("chance"))
     if kind == "first_player":
-        return f"{seat_name(action['seat'])} plays first"
+        return msg("log.cards.first", side=seat_msg(rules, action["seat"]))
     if seat is None:
-        return ""
-    who = seat_name(seat)
+        return None
+    who = seat_msg(rules, seat)
     if kind == "bury":
-        first, second = (unit_title(rules, c) for c in action["cards"])
-        return f"{who} puts {first}, then {second} under its deck"
+        first, second = (unit_msg(rules, c) for c in action["cards"])
+        return msg("log.cards.buries", side=who, first=first, second=second)
     if kind == "strike":
-        return f"{who}'s {rules.strike_name} " + _hits(rules, before, [action["target"]])
+        return msg("log.cards.strike", side=who, strike=strike_msg(rules),
+                   hits=_hits(rules, before, [action["target"]]))
     if kind == "deploy":
-        unit, at = unit_title(rules, action["unit"]), tuple(action["at"])
+        unit, at = unit_msg(rules, action["unit"]), tuple(action["at"])
+        said = {"side": who, "unit": unit, "cell": cell_text(at)}
+        if at in BASES:
+            said["base"] = base_msg(rules)
         if at == BASES[1 - seat]:
-            enemy = seat_name(1 - seat)
-            return f"{who} deploys {unit} on {enemy}'s {rules.base_name} {cell_text(at)}"
-        where = f"on its {rules.base_name}" if at == BASES[seat] else "at"
-        text = f"{who} deploys {unit} {where} {cell_text(at)}"
+            return msg("log.cards.deployEnemyBase", enemy=seat_msg(rules, 1 - seat), **said)
+        where = "deployBase" if at == BASES[seat] else "deploy"
         attacks = action.get("attacks") or []
-        return text + (", " + _hits(rules, before, attacks) if attacks else "")
-    return ""
+        if attacks:
+            return msg(f"log.cards.{where}Attacks", hits=_hits(rules, before, attacks), **said)
+        return msg(f"log.cards.{where}", **said)
+    return None
 
 
-def _hits(rules: Ruleset, before: CardView, targets: list[list[int]]) -> str:
+def _hits(rules: Ruleset, before: CardView, targets: list[list[int]]) -> Msg:
     """"destroys North Infantry at (1,0)", following each hit on a copy of the board."""
     board = before.board()
     parts = []
@@ -168,12 +199,13 @@ def _hits(rules: Ruleset, before: CardView, targets: list[list[int]]) -> str:
         owner, name = board[cell]
         becomes = rules.units[rules.unit_ids[name]].hit_becomes
         verb = "damages" if becomes else "destroys"
-        parts.append(f"{verb} {seat_name(owner)} {unit_title(rules, name)} at {cell_text(cell)}")
+        parts.append(msg(f"log.cards.{verb}", side=seat_msg(rules, owner),
+                         unit=unit_msg(rules, name), cell=cell_text(cell)))
         if becomes:
             board[cell] = (owner, becomes)
         else:
             del board[cell]
-    return " and ".join(parts)
+    return joined(parts, "log.and")
 
 
 # ----------------------------------------------------------------------------- lost plays
@@ -189,14 +221,14 @@ def _forfeits(rules: Ruleset, before: CardView, after: CardView, seat: int | Non
     if seat is not None and action and kind in ("deploy", "strike"):
         used = rules.units[rules.unit_ids[action["unit"]]].plays if kind == "deploy" else 1
         if before.public["plays_left"] > used:
-            out.append(LogEntry(before.turn, f"{seat_name(seat)} has no legal play left; "
-                                             "its turn ends"))
+            out.append(LogEntry(before.turn, msg("log.cards.noPlayLeft",
+                                                 side=seat_msg(rules, seat))))
     # a turn whose draw was under way when ``before`` was taken had no play yet
     lost = before.turn if seat is None and before.phase == "draw" else before.turn + 1
     for turn in range(max(lost, 1), after.turn):
         who = _turn_seat(before, after, seat, turn)
-        name = "The side to move" if who is None else seat_name(who)
-        out.append(LogEntry(turn, f"{name} has no legal play: turn {turn} passes"))
+        name = msg("log.cards.sideToMove") if who is None else seat_msg(rules, who)
+        out.append(LogEntry(turn, msg("log.cards.turnPasses", side=name, turn=turn)))
     return out
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from warboard.core.i18n import msg
 from warboard.holdtheline.actions import Assault, Exit, Fire, Move, Rally
 from warboard.holdtheline.attack import start_attack
-from warboard.holdtheline.events import hex_text, log
+from warboard.holdtheline.events import hex_text, log, unit_msg, with_leader
 from warboard.holdtheline.pending import Pending, wait_die
 from warboard.holdtheline.pieces import EXITED, enter, leader_enter
 from warboard.holdtheline.tables import TABLES
@@ -49,8 +50,9 @@ def activate(state: HtlState, a: Any) -> None:
         u.mp += 1
         u.acted = True
         leader.acted = True
-        log(state, "rally", f"{leader.name} rallies {state.uname(u)} to {u.mp} MP ({COST['rally']}"
-            " AP)", unit=u.id, leader=leader.id, mp=u.mp, ap=COST["rally"])
+        log(state, "rally", msg("log.htl.rally", leader=leader.name, unit=unit_msg(state, u),
+                                mp=u.mp, ap=COST["rally"]),
+            unit=u.id, leader=leader.id, mp=u.mp, ap=COST["rally"])
     elif isinstance(a, Exit):
         u = state.unit(a.unit)
         state.ap -= COST["exit"]
@@ -58,8 +60,8 @@ def activate(state: HtlState, a: Any) -> None:
         u.status, u.at = EXITED, None
         state.exited[u.side] += 1
         state.pieces_moved()
-        log(state, "exit", f"{state.uname(u)} exits the board ({state.exited[u.side]} out)",
-            unit=u.id, ap=COST["exit"])
+        log(state, "exit", msg("log.htl.exit", unit=unit_msg(state, u),
+                               out=state.exited[u.side]), unit=u.id, ap=COST["exit"])
 
 
 def _do_move(state: HtlState, a: Move) -> None:
@@ -76,8 +78,9 @@ def _move_leader_alone(state: HtlState, a: Move) -> None:
     leader.acted = True
     for h in a.path:
         leader_enter(state, li, h)
-    log(state, "move", lambda: f"{leader.name} moves to {hex_text(leader.at)} "
-        f"({COST['leader_move']} AP)", leader=leader.id, path=[list(h) for h in a.path],
+    log(state, "move", lambda: msg("log.htl.leaderMove", leader=leader.name,
+                                   to=hex_text(leader.at), ap=COST["leader_move"]),
+        leader=leader.id, path=[list(h) for h in a.path],
         ap=COST["leader_move"])
 
 
@@ -98,10 +101,10 @@ def _move_unit(state: HtlState, a: Move, uid: str) -> None:
         companion.acted = True
         companion.at = u.at
         state.pieces_moved()
-    extra = " with " + companion.name if companion is not None else ""
-    how = " (leader bonus)" if a.bonus else ""
-    log(state, "move", lambda: f"{state.uname(u)}{extra} moves {hex_text(start)} to "
-        f"{hex_text(u.at)}{how} ({cost} AP)", unit=u.id, leader=a.leader,
+    log(state, "move", lambda: msg("log.htl.move", unit=unit_msg(state, u),
+                                   company=with_leader(companion), start=hex_text(start),
+                                   to=hex_text(u.at), bonus=msg("log.htl.bonus") if a.bonus else "",
+                                   ap=cost), unit=u.id, leader=a.leader,
         path=[list(h) for h in path], ap=cost)
     if a.fire is not None:
         start_attack(state, ui, a.fire, assault=False, cost=0)
@@ -128,9 +131,11 @@ def roll_force_march(state: HtlState, p: Pending, v: int) -> None:
     u = state.units[ui]
     need = u.mp + (1 if u.kind == "elite" else 0)  # a morale roll: elite +1 (3.4.2)
     ok = v <= need
-    log(state, "die", lambda: f"force march of {state.uname(u)}: {v} against {need}"
-        + (" (MP + 1 elite)" if need != u.mp else " MP")
-        + f": {'succeeds' if ok else 'fails'}", roll="force_march", value=v,
+    log(state, "die", lambda: msg("log.htl.forceMarch", unit=unit_msg(state, u), value=v,
+                                  need=need, basis=msg("log.htl.needElite" if need != u.mp
+                                                       else "log.htl.needMp"),
+                                  outcome=msg("log.htl.succeeds" if ok else "log.htl.fails")),
+        roll="force_march", value=v,
         need=need, passed=ok, unit=u.id)
     if ok:
         enter(state, ui, p.target)
@@ -150,7 +155,8 @@ def roll_fatigue(state: HtlState, p: Pending, v: int) -> None:
     if tired:
         u.mp -= 1
         u.worn += 1  # not a combat loss: never rallied back (9.4)
-    log(state, "die", lambda: f"fatigue of {state.uname(u)}: {v}: "
-        + (f"-1 MP ({u.mp} MP)" if tired else "no loss"), roll="fatigue",
+    log(state, "die", lambda: msg("log.htl.fatigueLoss", unit=unit_msg(state, u), value=v,
+                                  mp=u.mp) if tired
+        else msg("log.htl.fatigueNone", unit=unit_msg(state, u), value=v), roll="fatigue",
         value=v, loss=tired, unit=u.id)
     p.stage = "done"

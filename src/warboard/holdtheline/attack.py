@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warboard.core.i18n import msg
 from warboard.holdtheline import hexes
 from warboard.holdtheline.combat import (
     Profile,
@@ -17,7 +18,7 @@ from warboard.holdtheline.combat import (
     natural_hit_on,
     terrain_mod,
 )
-from warboard.holdtheline.events import hex_text, log
+from warboard.holdtheline.events import hex_text, log, unit_msg
 from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.pending import Pending, wait_decision, wait_die
 from warboard.holdtheline.pieces import ON, eliminate_leader, eliminate_unit
@@ -106,10 +107,12 @@ def start_attack(state: HtlState, ui: int, target: Hex, assault: bool, cost: int
     if not assault:
         _fired_on(state, p)
     nat = natural_hit_on(p.hit_on, p.mod)
-    what = "close combat against" if assault else "fires at"
-    log(state, kind, lambda: f"{state.uname(u)} {what} {hex_text(target)} (range {p.dist}, "
-        f"{p.n_dice} dice, hit on {nat if nat <= 6 else 'nothing'}"
-        + (", flank +1" if p.flank else "") + (f"; {cost} AP)" if cost else ")"),
+    what = ("log.htl.assault" if assault else "log.htl.fire") + ("Ap" if cost else "")
+    log(state, kind, lambda: msg(what, unit=unit_msg(state, u), target=hex_text(target),
+                                 range=p.dist, dice=p.n_dice,
+                                 hitOn=nat if nat <= 6 else msg("log.htl.nothing"),
+                                 flank=msg("log.htl.flank") if p.flank else "",
+                                 **({"ap": cost} if cost else {})),
         unit=u.id, target=list(target), dice=p.n_dice, hit_on=nat, ap=cost)
     if assault:
         p.stage = "atk_morale" if state.opts.attacker_morale else "evade"
@@ -146,8 +149,8 @@ def stage_morale(state: HtlState, p: Pending) -> bool:
                 e[3] is False and UNITS[state.unit(e[0]).kind].infantry
                 for e in p.morale[:p.mi]):
             entry[3] = False
-            log(state, "morale", f"{state.uname(u)} passes morale with the infantry it is "
-                "stacked with (8.5.4)", unit=u.id, passed=True)
+            log(state, "morale", msg("log.htl.moraleStacked", unit=unit_msg(state, u)),
+                unit=u.id, passed=True)
             p.mi += 1
             continue
         return wait_die(p)
@@ -160,8 +163,8 @@ def stage_attack(state: HtlState, p: Pending) -> bool:
         return wait_die(p)
     p.hits = sum(1 for d in p.dice if die_hits(d, p.hit_on, p.mod))
     p.ones = sum(1 for d in p.dice if d == 1)
-    log(state, "hits", lambda: f"{p.hits} hit{'s' if p.hits != 1 else ''} "
-        f"(dice {', '.join(map(str, p.dice))})", unit=p.unit, hits=p.hits,
+    log(state, "hits", lambda: msg("log.htl.hits", count=p.hits,
+                                   dice=", ".join(map(str, p.dice))), unit=p.unit, hits=p.hits,
         dice=p.dice[:])
     li = state.leader_at().get(p.target)
     checks: list[str] = []
@@ -201,17 +204,19 @@ def apply_hits(state: HtlState, p: Pending, vi: int) -> None:
     if v.kind == "elite" and hits >= v.mp:
         p.elite_left = hits - (v.mp - 1)
         v.mp = 1
-        log(state, "damage", f"{state.uname(v)} takes {hits} hit{'s' if hits > 1 else ''}: "
-            f"1 MP, {p.elite_left} survival roll{'s' if p.elite_left > 1 else ''} "
-            "(3.4.2)", unit=v.id, hits=hits, mp=1)
+        log(state, "damage", msg("log.htl.damageElite", unit=unit_msg(state, v),
+                                 hits=msg("log.htl.hitCount", count=hits),
+                                 rolls=msg("log.htl.survivalRolls", count=p.elite_left)),
+            unit=v.id, hits=hits, mp=1)
         p.stage = "elite"
         return
     v.mp -= hits
     if v.mp < 1:
-        eliminate_unit(state, vi, f"{hits} hit{'s' if hits > 1 else ''}")
+        eliminate_unit(state, vi, msg("log.htl.hitCount", count=hits))
     else:
-        log(state, "damage", f"{state.uname(v)} takes {hits} hit{'s' if hits > 1 else ''}: "
-            f"{v.mp} MP", unit=v.id, hits=hits, mp=v.mp)
+        log(state, "damage", msg("log.htl.damage", unit=unit_msg(state, v),
+                                 hits=msg("log.htl.hitCount", count=hits), mp=v.mp),
+            unit=v.id, hits=hits, mp=v.mp)
 
 
 def stage_elite(state: HtlState, p: Pending) -> bool:
@@ -239,8 +244,9 @@ def roll_attacker_morale(state: HtlState, p: Pending, v: int) -> None:
     has_leader = li is not None and state.leaders[li].side == p.side
     need = u.mp + (1 if has_leader else 0) + (1 if u.kind == "elite" else 0)
     failed = v == 6 or v > need
-    log(state, "die", lambda: f"attacker morale of {state.uname(u)}: {v} against {need}: "
-        f"{'fails, fires instead (11.1)' if failed else 'passes'}",
+    log(state, "die", lambda: msg("log.htl.attackerMorale", unit=unit_msg(state, u), value=v,
+                                  need=need, outcome=msg("log.htl.firesInstead" if failed
+                                                         else "log.htl.passes")),
         roll="attacker_morale", value=v, need=need, passed=not failed,
         unit=u.id)
     if failed:
@@ -262,9 +268,11 @@ def roll_morale(state: HtlState, p: Pending, v: int) -> None:
     failed = v == 6 or v > entry[2]
     entry[3] = failed
     u = state.unit(entry[0])
-    log(state, "die", lambda: f"morale of {state.uname(u)}: {v} against {entry[2]}: "
-        f"{'fails, will retreat' if failed else 'holds'}"
-        + (" (a 6 always fails)" if v == 6 and v <= entry[2] else ""),
+    log(state, "die", lambda: msg("log.htl.morale", unit=unit_msg(state, u), value=v,
+                                  need=entry[2], outcome=msg("log.htl.willRetreat" if failed
+                                                             else "log.htl.holds"),
+                                  six=msg("log.htl.sixFails") if v == 6 and v <= entry[2]
+                                  else ""),
         roll="morale", value=v, need=entry[2], passed=not failed, unit=u.id)
     p.mi += 1
 
@@ -276,10 +284,11 @@ def roll_attack(state: HtlState, p: Pending, v: int) -> None:
     li = state.leader_at().get(p.target)
     check = v == 1 and ((li is not None and state.leaders[li].side != p.side)
                         or (p.leader is not None and p.kind == "assault"))
-    mtext = f" ({p.mod:+d} = {v + p.mod})" if p.mod else ""
-    log(state, "die", lambda: f"attack die {len(p.dice)}: {v}{mtext}, needs {p.hit_on}: "
-        f"{'hit' if hit else 'miss'}"
-        + (" (a 1: leader casualty check)" if check else ""),
+    mod = msg("log.htl.modified", mod=f"{p.mod:+d}", total=v + p.mod) if p.mod else ""
+    log(state, "die", lambda: msg("log.htl.attackDie", n=len(p.dice), value=v, mod=mod,
+                                  need=p.hit_on,
+                                  outcome=msg("log.htl.hit" if hit else "log.htl.miss"),
+                                  check=msg("log.htl.casualtyCheck") if check else ""),
         roll="attack", value=v, modified=v + p.mod, need=p.hit_on, hit=hit,
         unit=p.unit)
 
@@ -288,15 +297,15 @@ def roll_elite(state: HtlState, p: Pending, v: int) -> None:
     """An elite unit's survival roll (3.4.2): 4 or more, the hit is taken."""
     v_unit = state.unit(p.victim)  # type: ignore[arg-type]
     if v >= 4:
-        log(state, "die", lambda: f"elite survival roll of {state.uname(v_unit)}: {v}: "
-            "the hit is taken", roll="elite", value=v, survived=False,
+        log(state, "die", lambda: msg("log.htl.eliteTaken", unit=unit_msg(state, v_unit),
+                                      value=v), roll="elite", value=v, survived=False,
             unit=v_unit.id)
         p.elite_left = 0
-        eliminate_unit(state, state.unit_index(v_unit.id), "elite survival roll failed")
+        eliminate_unit(state, state.unit_index(v_unit.id), msg("log.htl.whyElite"))
     else:
         p.elite_left -= 1
-        log(state, "die", lambda: f"elite survival roll of {state.uname(v_unit)}: {v}: "
-            "stays at 1 MP", roll="elite", value=v, survived=True,
+        log(state, "die", lambda: msg("log.htl.eliteSurvives", unit=unit_msg(state, v_unit),
+                                      value=v), roll="elite", value=v, survived=True,
             unit=v_unit.id)
 
 
@@ -307,8 +316,9 @@ def roll_leader(state: HtlState, p: Pending, v: int) -> None:
     leader = state.leaders[li]
     hit = v == 1
     cap = leader.rating[1] if state.opts.leader_ratings else 1
-    log(state, "die", lambda: f"casualty check for {leader.name}: {v}: "
-        f"{'hit' if hit else 'unhurt'}", roll="leader", value=v, hit=hit,
+    log(state, "die", lambda: msg("log.htl.casualty", leader=leader.name, value=v,
+                                  outcome=msg("log.htl.hit" if hit else "log.htl.unhurt")),
+        roll="leader", value=v, hit=hit,
         leader=leader.id)
     if hit:
         leader.hits += 1
@@ -316,7 +326,7 @@ def roll_leader(state: HtlState, p: Pending, v: int) -> None:
             eliminate_leader(state, li)
         else:
             log(state, "leader_hit",
-                lambda: f"{leader.name} is wounded ({leader.hits} of {cap} hits)",
+                lambda: msg("log.htl.wounded", leader=leader.name, hits=leader.hits, cap=cap),
                 leader=leader.id)
 
 

@@ -101,7 +101,7 @@ class HoldTheLineGame(Game):
     def narrator(self) -> HtlNarrator:
         from warboard.holdtheline.narrate import HtlNarrator
 
-        return HtlNarrator()
+        return HtlNarrator(self.scenario)
 
     def describe_seats(self) -> tuple[str, str]:
         return (self.scenario.sides[0].display_name, self.scenario.sides[1].display_name)

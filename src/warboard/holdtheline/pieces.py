@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warboard.holdtheline.events import log
+from warboard.core.i18n import Msg, msg
+from warboard.holdtheline.events import log, side_msg, unit_msg
 from warboard.holdtheline.hexes import Hex
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def enter(state: HtlState, ui: int, h: Hex) -> None:
     u = state.units[ui]
     u.at = h
     state.pieces_moved()
-    _take_lone_leader(state, u.side, h, lambda: state.uname(u), unit=u.id)
+    _take_lone_leader(state, u.side, h, lambda: unit_msg(state, u), unit=u.id)
     capture_counter(state, u, h)
 
 
@@ -91,7 +92,7 @@ def leader_enter(state: HtlState, li: int, h: Hex) -> None:
     _take_lone_leader(state, leader.side, h, lambda: leader.name, by_leader=leader.id)
 
 
-def _take_lone_leader(state: HtlState, side: int, h: Hex, by: Callable[[], str],
+def _take_lone_leader(state: HtlState, side: int, h: Hex, by: Callable[[], Msg | str],
                       **who: str) -> None:
     """An enemy leader in ``h`` (a mover of ``side`` has just entered it) is eliminated."""
     # not leader_at(): a leader moving in shares the hex with the enemy leader for now
@@ -99,7 +100,7 @@ def _take_lone_leader(state: HtlState, side: int, h: Hex, by: Callable[[], str],
                if leader.status == ON and leader.at == h and leader.side != side), None)
     if li is not None:
         leader = state.leaders[li]
-        log(state, "capture", lambda: f"{leader.name}, alone, is taken by {by()}",
+        log(state, "capture", lambda: msg("log.htl.capture", leader=leader.name, by=by()),
             leader=leader.id, **who)
         eliminate_leader(state, li)
 
@@ -111,19 +112,21 @@ def capture_counter(state: HtlState, u: Unit, h: Hex) -> None:
         state.counters = state.counters[:ci] + state.counters[ci + 1:]
         state.pieces_moved()
         state.vp_earned[u.side] += 1
-        log(state, "counter", lambda: f"{state.uname(u)} captures VP counter {cid} (+1 VP "
-            f"{state.side_name(u.side)})", counter=cid, unit=u.id, vp_to=u.side)
+        log(state, "counter", lambda: msg("log.htl.counter", unit=unit_msg(state, u), counter=cid,
+                                          side=side_msg(state, u.side)),
+            counter=cid, unit=u.id, vp_to=u.side)
 
 
-def eliminate_unit(state: HtlState, ui: int, why: str) -> None:
+def eliminate_unit(state: HtlState, ui: int, why: Msg) -> None:
     u = state.units[ui]
     u.status, u.at, u.mp = ELIMINATED, None, 0
     state.vp_earned[1 - u.side] += 1
     state.pieces_moved()
     if state.pending is not None:
         state.pending.eliminated = True
-    log(state, "eliminated", lambda: f"{state.uname(u)} is eliminated ({why}; +1 VP "
-        f"{state.side_name(1 - u.side)})", unit=u.id, vp_to=1 - u.side)
+    log(state, "eliminated", lambda: msg("log.htl.eliminated", unit=unit_msg(state, u), why=why,
+                                         side=side_msg(state, 1 - u.side)),
+        unit=u.id, vp_to=1 - u.side)
 
 
 def eliminate_leader(state: HtlState, li: int) -> None:
@@ -132,6 +135,7 @@ def eliminate_leader(state: HtlState, li: int) -> None:
     state.leaders_lost[leader.side] += 1
     state.vp_earned[1 - leader.side] += 1
     state.pieces_moved()
-    log(state, "leader_lost", lambda: f"{leader.name} is lost (-1 command AP for "
-        f"{state.side_name(leader.side)}, +1 VP {state.side_name(1 - leader.side)})",
+    log(state, "leader_lost", lambda: msg("log.htl.leaderLost", leader=leader.name,
+                                          side=side_msg(state, leader.side),
+                                          other=side_msg(state, 1 - leader.side)),
         leader=leader.id, vp_to=1 - leader.side)

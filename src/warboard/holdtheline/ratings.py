@@ -11,8 +11,9 @@ from __future__ import annotations
 from itertools import permutations
 from typing import TYPE_CHECKING
 
+from warboard.core.i18n import joined, msg
 from warboard.holdtheline.actions import AssignRatings, Rating
-from warboard.holdtheline.events import log
+from warboard.holdtheline.events import log, side_msg
 from warboard.holdtheline.pieces import ELIMINATED, EXITED
 
 if TYPE_CHECKING:
@@ -60,6 +61,6 @@ def assign(state: HtlState, a: AssignRatings) -> None:
     seat = state.active
     for lid, rating in a.ratings:
         state.leader(lid).rating = rating
-    log(state, "ratings", lambda: f"{state.side_name(seat)} assign the leader ratings: "
-        + ", ".join(f"{state.leader(lid).name} {r[0]}/{r[1]}" for lid, r in a.ratings),
+    log(state, "ratings", lambda: msg("log.htl.ratings", side=side_msg(state, seat), ratings=joined(
+        [f"{state.leader(lid).name} {r[0]}/{r[1]}" for lid, r in a.ratings])),
         ratings={lid: list(r) for lid, r in a.ratings})

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warboard.core.i18n import msg
 from warboard.holdtheline.attack import defending_units
 from warboard.holdtheline.board import IMPASSABLE
-from warboard.holdtheline.events import hex_text, log
+from warboard.holdtheline.events import hex_text, log, unit_msg, with_leader
 from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.movement import leader_paths, retreat_choices
 from warboard.holdtheline.pending import Pending, wait_decision
@@ -24,8 +25,8 @@ def evade(state: HtlState, p: Pending) -> None:
     """The defending dragoon evades the close combat (11.11): it retreats instead."""
     defenders = defending_units(state, p)
     drag = [i for i in defenders if state.units[i].kind == "dragoon"]
-    log(state, "evade", lambda: f"{state.uname(state.units[drag[0]])} evades the close "
-        "combat (11.11)", unit=state.units[drag[0]].id)
+    log(state, "evade", lambda: msg("log.htl.evade", unit=unit_msg(state, state.units[drag[0]])),
+        unit=state.units[drag[0]].id)
     p.retreats = [state.units[drag[0]].id]
     p.follow = lone_leader_follow(state, p, drag, defenders)
     p.after_retreat = "after_evade"
@@ -90,7 +91,7 @@ def stage_retreat(state: HtlState, p: Pending) -> bool:
         u = state.units[ui]
         choices = retreat_choices(state, ui, p.origin, None, True, p.follow is not None)
         if not choices:
-            eliminate_unit(state, ui, "no retreat (8.5.2)")
+            eliminate_unit(state, ui, msg("log.htl.whyNoRetreat"))
             p.current = None
             continue
         if len(choices) == 1:
@@ -111,9 +112,8 @@ def retreat_to(state: HtlState, p: Pending, ui: int, choice: tuple[Hex, int | No
     dchoices = retreat_choices(state, displaced, p.origin, p.target, False, False)
     u = state.units[ui]
     if not dchoices:
-        log(state, "displace", f"{state.uname(d)} cannot make room (a second displacement "
-            "would be needed)", unit=d.id)
-        eliminate_unit(state, ui, "retreat blocked (8.5.3)")
+        log(state, "displace", msg("log.htl.noRoom", unit=unit_msg(state, d)), unit=d.id)
+        eliminate_unit(state, ui, msg("log.htl.whyBlocked"))
         p.current = None
         return False
     p.displacing = d.id
@@ -131,8 +131,8 @@ def finish_displace(state: HtlState, p: Pending, to: Hex) -> None:
     d = state.units[di]
     frm = d.at
     enter(state, di, to)
-    log(state, "displace", f"{state.uname(d)} is displaced {hex_text(frm)} to {hex_text(to)} "
-        "(8.5.3)", unit=d.id, to=list(to))
+    log(state, "displace", msg("log.htl.displaced", unit=unit_msg(state, d),
+                               start=hex_text(frm), to=hex_text(to)), unit=d.id, to=list(to))
     ui = state.unit_index(p.current)  # type: ignore[arg-type]
     target = p.retreat_to
     p.displacing = None
@@ -145,16 +145,17 @@ def _finish_retreat(state: HtlState, p: Pending, ui: int, to: Hex) -> None:
     u = state.units[ui]
     frm = u.at
     enter(state, ui, to)
-    extra = ""
+    companion = None
     if p.follow is not None:
         leader = state.leader(p.follow)
         if leader.status == ON and leader.at == frm:
             leader.at = to
             state.pieces_moved()
-            extra = f" with {leader.name}"
+            companion = leader
         p.follow = None
-    log(state, "retreat", lambda: f"{state.uname(u)}{extra} retreats {hex_text(frm)} to "
-        f"{hex_text(to)}", unit=u.id, to=list(to))
+    log(state, "retreat", lambda: msg("log.htl.retreat", unit=unit_msg(state, u),
+                                      company=with_leader(companion), start=hex_text(frm),
+                                      to=hex_text(to)), unit=u.id, to=list(to))
     p.current = None
 
 
@@ -184,7 +185,7 @@ def stage_escape(state: HtlState, p: Pending) -> bool:
         dests = [path[-1] for path in leader_paths(state, li, TABLES.leader_escape)]
         if not dests:
             p.escapes.pop(0)
-            log(state, "escape", f"{leader.name} has nowhere to go (8.5.5)", leader=leader.id)
+            log(state, "escape", msg("log.htl.nowhere", leader=leader.name), leader=leader.id)
             eliminate_leader(state, li)
             continue
         if len(dests) == 1:
@@ -202,7 +203,8 @@ def do_escape(state: HtlState, leader: Leader, to: Hex) -> None:
     frm = leader.at
     leader.at = to
     state.pieces_moved()
-    log(state, "escape", f"{leader.name} escapes {hex_text(frm)} to {hex_text(to)} (8.5.5)",
+    log(state, "escape", msg("log.htl.escape", leader=leader.name, start=hex_text(frm),
+                             to=hex_text(to)),
         leader=leader.id, to=list(to))
 
 
@@ -231,5 +233,6 @@ def advance(state: HtlState, p: Pending) -> None:
     u = state.units[ui]
     frm = u.at
     enter(state, ui, p.target)
-    log(state, "advance", lambda: f"{state.uname(u)} advances {hex_text(frm)} to "
-        f"{hex_text(p.target)}", unit=u.id, to=list(p.target))
+    log(state, "advance", lambda: msg("log.htl.advance", unit=unit_msg(state, u),
+                                      start=hex_text(frm), to=hex_text(p.target)),
+        unit=u.id, to=list(p.target))

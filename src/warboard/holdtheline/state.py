@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
+from warboard.core.i18n import Msg, english, msg
 from warboard.core.protocol import CHANCE, TERMINAL, State, returns_of
 from warboard.holdtheline.actions import Die, End
 from warboard.holdtheline.activation import activate
@@ -29,7 +30,7 @@ from warboard.holdtheline.attack import attack_profile
 from warboard.holdtheline.board import IMPASSABLE
 from warboard.holdtheline.combat import Profile
 from warboard.holdtheline.derived import los_i
-from warboard.holdtheline.events import log
+from warboard.holdtheline.events import hex_text, log, side_msg, unit_msg
 from warboard.holdtheline.hexes import Hex
 from warboard.holdtheline.legal import action_hints, compute_legal
 from warboard.holdtheline.movement import stack_ok
@@ -44,14 +45,12 @@ from warboard.holdtheline.ratings import (
 )
 from warboard.holdtheline.resolve import decide, roll, run
 from warboard.holdtheline.scenario import Scenario
-from warboard.holdtheline.tables import TABLES
 from warboard.holdtheline.victory import turn_end_result, vp_total
 
 if TYPE_CHECKING:
     from warboard.holdtheline.game import HoldTheLineGame
 
 AP_PHASE, ACT, OVER = "ap", "act", "over"
-UNITS = TABLES.units
 AP_DIE = tuple((Die(v), 1 / 3) for v in (1, 2, 3))
 DIE6 = tuple((Die(v), 1 / 6) for v in range(1, 7))
 DICE6 = tuple(Die(v) for v in range(1, 7))
@@ -207,10 +206,6 @@ class HtlState(State):
 
     def side_name(self, seat: int) -> str:
         return self.scenario.sides[seat].display_name
-
-    def uname(self, u: Unit) -> str:
-        """A unit's name in event sentences: side, type and id."""
-        return f"{self.side_name(u.side)} {UNITS[u.kind].label} {u.id}"
 
     def vp_total(self, seat: int) -> int:
         return vp_total(self, seat)
@@ -386,7 +381,8 @@ class HtlState(State):
                 continue
             u.status, u.at = ON, h
             self.pieces_moved()
-            log(self, "reinforcement", f"{self.uname(u)} arrives at {h[0]},{h[1]}",
+            log(self, "reinforcement", msg("log.htl.arrives", unit=unit_msg(self, u),
+                                           at=hex_text(h)),
                 unit=u.id, at=list(h))
             capture_counter(self, u, h)
         for leader in self.leaders:
@@ -398,7 +394,7 @@ class HtlState(State):
                 continue
             leader.status, leader.at, leader.start_at = ON, h, h
             self.pieces_moved()
-            log(self, "reinforcement", f"{leader.name} arrives at {h[0]},{h[1]}",
+            log(self, "reinforcement", msg("log.htl.arrives", unit=leader.name, at=hex_text(h)),
                 leader=leader.id, at=list(h))
 
     def _arrival_hex(self, side: int, kind: str | None, hexes: tuple[Hex, ...]) -> Hex | None:
@@ -431,17 +427,19 @@ class HtlState(State):
         cmd = max(0, self.command_ap(side) - self.leaders_lost[side])
         self.ap = cmd + value
         self.phase = ACT
-        remap = f" (counts {value})" if value != face else ""
-        log(self, "die", lambda: f"{self.side_name(side)} action die {face}{remap}: "
-            f"{self.ap} AP ({cmd} command + {value})", roll="action", value=face,
+        remap = msg("log.htl.counts", value=value) if value != face else ""
+        log(self, "die", lambda: msg("log.htl.actionDie", side=side_msg(self, side), face=face,
+                                     remap=remap, ap=self.ap, command=cmd, value=value),
+            roll="action", value=face,
             counts=value, command=cmd, ap=self.ap)
         if self.ap <= 0:
             self._end_side_turn()
 
     def _end_side_turn(self) -> None:
         side = self.active
-        log(self, "end", lambda: f"{self.side_name(side)} ends turn {self.turn}"
-            + (f" with {self.ap} AP unspent" if self.ap > 0 else ""))
+        log(self, "end", lambda: msg("log.htl.endTurn", side=side_msg(self, side), turn=self.turn,
+                                     unspent=msg("log.htl.unspent", ap=self.ap)
+                                     if self.ap > 0 else ""))
         self.ap = 0
         self.pending = None
         result = turn_end_result(self, side)
@@ -455,12 +453,13 @@ class HtlState(State):
         self.active = 1 - side
         self._start_side_turn()
 
-    def _finish(self, winner: int | None, reason: str, text: str) -> None:
+    def _finish(self, winner: int | None, reason: str, said: Msg) -> None:
         self.phase = OVER
         self.pending = None
         self.result = {"winner": winner, "reason": reason,
-                       "vp": [vp_total(self, 0), vp_total(self, 1)], "text": text}
-        log(self, "result", lambda: text, winner=winner, reason=reason)
+                       "vp": [vp_total(self, 0), vp_total(self, 1)], "text": english(said),
+                       "msg": said}
+        log(self, "result", said, winner=winner, reason=reason)
 
     def end_turn_if_no_ap(self) -> None:
         if self.pending is None and self.phase == ACT and self.ap <= 0:

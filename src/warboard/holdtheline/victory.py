@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from warboard.core.i18n import Msg, msg
+from warboard.holdtheline.events import side_msg
+
 if TYPE_CHECKING:
     from warboard.holdtheline.state import HtlState
 
@@ -24,23 +27,24 @@ def vp_total(state: HtlState, seat: int) -> int:
     return total
 
 
-def turn_end_result(state: HtlState, side: int) -> tuple[int | None, str, str] | None:
-    """(winner or None for a draw, reason, text) when the game ends as ``side`` ends its turn:
-    a side (``side`` first) reaches its VP target, or the second side ends the last turn."""
+def turn_end_result(state: HtlState, side: int) -> tuple[int | None, str, Msg] | None:
+    """(winner or None for a draw, reason, what it says) when the game ends as ``side`` ends
+    its turn: a side (``side`` first) reaches its VP target, or the second side ends the last
+    turn."""
     for s in (side, 1 - side):
         target = state.scenario.sides[s].vp_target
         vp = vp_total(state, s)
         if target is not None and vp >= target:
-            return s, "vp", f"{state.side_name(s)} wins with {vp} VP (needs {target})"
+            return s, "vp", msg("end.htl.vp", side=side_msg(state, s), vp=vp, target=target)
     if side != state.scenario.first and state.turn >= state.scenario.turn_limit:
         w = state.scenario.time_out_winner
         if state.scenario.time_out_by_vp:
             totals = (vp_total(state, 0), vp_total(state, 1))
             w = None if totals[0] == totals[1] else int(totals[1] > totals[0])
             if w is not None:
-                return w, "time", (f"time runs out: {state.side_name(w)} wins on VP "
-                                   f"({totals[w]} to {totals[1 - w]})")
-        text = ("time runs out: a draw" if w is None else
-                f"time runs out: {state.side_name(w)} wins")
-        return w, "time", text
+                return w, "time", msg("end.htl.timeVp", side=side_msg(state, w), vp=totals[w],
+                                      other=totals[1 - w])
+        if w is None:
+            return w, "time", msg("end.htl.timeDraw")
+        return w, "time", msg("end.htl.time", side=side_msg(state, w))
     return None

@@ -189,6 +189,10 @@ class GameState(BaseModel):
     view: dict[str, Any]
     legal: list[dict[str, Any]]
     log: list[str]
+    # the messages of the log's lines, one each ({key, params}: web/i18n, docs/server-api.md)
+    log_msg: list[dict[str, Any]] = Field(default_factory=list)
+    # once over: the end's title and reason for this seat ({"text", "msg"} each)
+    end: dict[str, Any] | None = None
     last: LastDecision | None
     # the decisions of the other seat's run so far (since this seat last decided; a spectator:
     # of the seat that decided last), those this reader learnt, oldest first

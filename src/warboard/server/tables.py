@@ -36,6 +36,7 @@ from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
 from warboard.core.record import Recorder, export_for_seat
 from warboard.core.registry import listed_options, make_game
 from warboard.core.replay import seen_by, steps_as_seen
+from warboard.core.results import end_words
 from warboard.core.session import Session
 from warboard.server import campaigns, tokens
 from warboard.server.ai_runner import AIRunner
@@ -326,7 +327,12 @@ class Table:
             clocks = {**clocks, "claim": None if claim is None else iso_ms(claim)}
         return {**shared, "seat": seat, "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
-                "log": self.session.log(seat, last=None), "last": last, "plays": plays,
+                "log": self.session.log(seat, last=None),
+                # a log the engine keeps in the view has its messages there (view.events)
+                "log_msg": (self.session.log_messages(seat)
+                            if self.session.narrator.narrates_events else []),
+                "end": end_words(self.session.narrator, self.result, seat, self.ruled is not None),
+                "last": last, "plays": plays,
                 "undo": seat is not None and self.undo_refusal(seat) is None,
                 "hints": self._hints_field(to_act), "clocks": clocks}
 
@@ -375,6 +381,8 @@ class Table:
             cached = encode({"type": "replay", "id": self.id, "game": self.game.name,
                              "options": dict(self.game.options), "mode": self.mode,
                              "seat": seat, "players": self.players(), "result": self.result,
+                             "end": end_words(self.session.narrator, self.result, seat,
+                                              self.ruled is not None),
                              **replay_steps(self.game, events, seat)}).encode()
             self._replays[seat] = cached
         return cached

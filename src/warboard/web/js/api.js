@@ -1,6 +1,7 @@
 // The server's API (docs/server-api.md): HTTP calls and the game WebSocket.
 
 import { uuid } from "./dom.js";
+import { t } from "./i18n.js";
 import { getPlayer } from "./store.js";
 
 export class ApiError extends Error {
@@ -23,7 +24,7 @@ async function call(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "The server cannot be reached.");
+    throw new ApiError(0, t("common.unreachable"));
   }
   let data = null;
   try {
@@ -74,7 +75,7 @@ export async function lobbyListing(etag) {
   try {
     res = await fetch("/api/lobby", { headers: etag ? { "If-None-Match": etag } : {} });
   } catch {
-    throw new ApiError(0, "The server cannot be reached.");
+    throw new ApiError(0, t("common.unreachable"));
   }
   if (res.status === 304) return null;
   if (!res.ok) throw new ApiError(res.status, `${res.status} ${res.statusText}`);
@@ -178,7 +179,7 @@ export class GameSocket {
 
   send(msg) {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
-    else this.h.onError?.({ message: "Not connected to the server; retrying…" });
+    else this.h.onError?.({ message: t("common.notConnected") });
   }
 
   close() {

@@ -7,6 +7,7 @@
 import { ARROWS, h, s, clear } from "./dom.js";
 import { CARD, cardFace, cardState } from "./cardface.js";
 import { BASES, cellName } from "./cellname.js";
+import { t } from "./i18n.js";
 import { playSound } from "./sound.js";
 import { hitState, seatName, unitInfo, unitTitle } from "./units.js";
 
@@ -55,10 +56,10 @@ export class Board {
       type: "button", class: "zoom-btn", "aria-label": label, title: label, onclick: fn,
     }, text);
     this.controls = h("div", { class: "board-controls" },
-      btn("Zoom in", "+", () => this.zoomBy(1 / 1.25)),
-      btn("Zoom out", "−", () => this.zoomBy(1.25)),
-      btn("Fit the board to the screen", "⤢", () => this.fit(true)),
-      btn("Turn the board round", "⇅", () => this.setFlipped(!this.flipped)),
+      btn(t("table.zoomIn"), "+", () => this.zoomBy(1 / 1.25)),
+      btn(t("table.zoomOut"), "−", () => this.zoomBy(1.25)),
+      btn(t("table.fit"), "⤢", () => this.fit(true)),
+      btn(t("table.turnRound"), "⇅", () => this.setFlipped(!this.flipped)),
     );
     this.host.append(this.svg, this.controls);
     this.attachPointer();
@@ -330,12 +331,12 @@ export class Board {
     const [hx, hy] = this.toSvg(0, 0);
     const ogre = this.rules.name === "ogre218";
     const hill = s("g", { class: ogre ? "crater" : "hill", transform: `translate(${hx} ${hy})` },
-      s("title", {}, `${this.rules.hillName} (0,0): no card is ever played here`));
+      s("title", {}, t("table.hillTitle", { hill: this.rules.hillName })));
     if (ogre) {
       hill.append(
         s("circle", { r: 40, class: "crater-rim" }),
         s("circle", { r: 28, class: "crater-pit" }),
-        s("text", { y: 6, class: "terrain-label light" }, "crater"),
+        s("text", { y: 6, class: "terrain-label light" }, this.rules.hillName),
       );
     } else {
       hill.append(
@@ -350,13 +351,13 @@ export class Board {
     BASES.forEach(([bx, by], seat) => {
       const [px, py] = this.toSvg(bx, by);
       const base = s("g", { class: `base s${seat}`, transform: `translate(${px} ${py})` },
-        s("title", {}, `${seatName(seat)}'s ${this.rules.baseName} (${bx},${by})`),
+        s("title", {}, t("table.baseTitle", { who: seatName(seat), base: this.rules.baseName, at: `${bx},${by}` })),
         s("rect", { x: -46, y: -46, width: 92, height: 92, rx: 10, class: "base-ring" }));
       if (!occupied.has(key(bx, by))) {
         base.append(
           s("path", { d: "M-10 -22 v34 M-10 -22 l24 8 l-24 8", class: "base-flag" }),
           s("text", { y: 32, class: "base-label" },
-            `${seatName(seat)} ${this.rules.name === "ogre218" ? "CP" : "base"}`),
+            t(this.rules.name === "ogre218" ? "table.baseLabelCp" : "table.baseLabel", { who: seatName(seat) })),
         );
       }
       g.append(base);
@@ -380,7 +381,7 @@ export class Board {
     });
     const state = cardState(this.rules, info, !cut);
     const inner = s("g", { class: "unit-body" },
-      s("title", {}, `${seatName(c.seat)} ${unitTitle(this.rules, c.unit)} at (${c.x},${c.y})`
+      s("title", {}, t("table.unitAt", { who: seatName(c.seat), unit: unitTitle(this.rules, c.unit), at: `(${c.x},${c.y})` })
         + (state ? ` — ${state}` : "")),
       s("rect", { x: -HALF_CARD, y: -HALF_CARD, width: CARD, height: CARD, rx: 9, class: "card" }));
     if (damaged) {

@@ -3,12 +3,13 @@
 // (the same seat key holds the next battle's seat) or the campaign's result.
 
 import { h } from "./dom.js";
+import { sideName } from "./htl/names.js";
+import { t } from "./i18n.js";
 import { getGame, rememberGame } from "./store.js";
 
-const label = (side) => side.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
-
 function totalsText(progress) {
-  return Object.entries(progress.totals || {}).map(([side, vp]) => `${label(side)} ${vp} VP`).join(", ");
+  return Object.entries(progress.totals || {}).map(([side, vp]) => t("campaign.sideVp", { side: sideName(side), vp }))
+    .join(t("common.listSep"));
 }
 
 /** The panel of `msg.campaign` (null when the game is no campaign's); `gameId`: this game. */
@@ -18,13 +19,13 @@ export function campaignPanel(msg, gameId) {
   const p = c.progress || {};
   const battles = p.campaign?.battles || [];
   const title = p.campaign?.title || c.name;
-  const parts = [h("strong", {}, `${title}: battle ${c.index + 1} of ${battles.length || c.games.length}. `),
-    h("span", { class: "campaign-totals" }, `Banked so far: ${totalsText(p)}.`)];
+  const parts = [h("strong", {}, t("campaign.battleOf", { title, n: c.index + 1, of: battles.length || c.games.length })),
+    h("span", { class: "campaign-totals" }, t("campaign.banked", { totals: totalsText(p) }))];
   if (c.next_game) {
     parts.push(" ", nextBattleLink(msg, gameId));
   } else if (p.over) {
     parts.push(" ", h("strong", { class: "campaign-result" },
-      p.winner ? `The campaign is over: the ${label(p.winner)} side wins.` : "The campaign is over: a draw."));
+      p.winner ? t("campaign.overWin", { side: sideName(p.winner) }) : t("campaign.overDraw")));
   }
   return h("div", { class: "campaign panel", "aria-live": "polite" }, ...parts);
 }
@@ -38,5 +39,5 @@ export function nextBattleLink(msg, gameId) {
       // the next battle is played with this battle's seat key
       const entry = getGame(gameId);
       if (entry) rememberGame(next, { ...entry, created: new Date().toISOString() });
-    } }, "Next battle");
+    } }, t("campaign.nextBattle"));
 }

@@ -5,6 +5,7 @@
 
 import { s } from "./dom.js";
 import { burst, diagramGrid, diagramMarks } from "./diagram.js";
+import { t } from "./i18n.js";
 import { hitState } from "./units.js";
 
 export const CARD = 84;
@@ -59,7 +60,7 @@ export function cardSvg(rules, info, opts = {}, cls = "card-face") {
 export function cardState(rules, info, supplied = true) {
   const { taken, total } = hitState(rules, info.name);
   const parts = [];
-  if (total > 1) parts.push(`${taken} of ${total} hits taken`);
-  if (!supplied) parts.push("out of supply");
-  return parts.join(", ");
+  if (total > 1) parts.push(t("table.hitsTaken", { taken, total }));
+  if (!supplied) parts.push(t("table.outOfSupply"));
+  return parts.join(t("common.listSep"));
 }

@@ -4,6 +4,7 @@
 // real-time game is offered its claim once the grace is over.
 
 import { h, mount } from "./dom.js";
+import { lang, t } from "./i18n.js";
 import { seatName } from "./units.js";
 
 /** "m:ss" (or "h:mm:ss"); tenths under ten seconds. */
@@ -40,21 +41,21 @@ export class Clocks {
     if (!c) return;
     const gone = performance.now() - this.arrived;
     const left = c.seats.map((ms, s) => (s === c.running ? ms - gone : ms));
-    const who = (s) => (s === this.seat ? "You" : this.names?.[s] || seatName(s));
+    const who = (s) => (s === this.seat ? t("table.youSubject") : this.names?.[s] || seatName(s));
     const claimAt = c.claim ? Date.parse(c.claim) : null;
     mount(this.el, [0, 1].map((s) => h("span", {
       class: `clock s${s}${s === c.running ? " running" : ""}${left[s] <= 10000 ? " low" : ""}`,
       "data-seat": s,
     }, h("span", { class: "clock-name" }, who(s)), " ",
     h("span", { class: "clock-time" }, c.kind === "correspondence" && s !== c.running
-      ? `${c.days >= 1 ? `${+c.days.toFixed(2)} d` : clockText(c.days * 86400000)} a turn`
+      ? t("table.clockPerTurn", { time: c.days >= 1 ? t("table.days", { n: +c.days.toFixed(2) }) : clockText(c.days * 86400000) })
       : clockText(left[s])))),
     c.kind === "correspondence" && c.deadline
-      ? h("span", { class: "clock-deadline" }, `move by ${new Date(c.deadline).toLocaleString()}`) : null,
+      ? h("span", { class: "clock-deadline" }, t("table.moveBy", { when: new Date(c.deadline).toLocaleString(lang()) })) : null,
     claimAt === null ? null : Date.now() < claimAt
-      ? h("span", { class: "clock-claim" }, `Your opponent left: you may claim in ${Math.ceil((claimAt - Date.now()) / 1000)} s`)
-      : h("span", { class: "clock-claim" }, "Your opponent left. ",
-        h("button", { type: "button", class: "btn primary", onclick: () => this.onClaim("win") }, "Claim victory"), " ",
-        h("button", { type: "button", class: "btn", onclick: () => this.onClaim("draw") }, "Claim a draw")));
+      ? h("span", { class: "clock-claim" }, t("table.claimIn", { s: Math.ceil((claimAt - Date.now()) / 1000) }))
+      : h("span", { class: "clock-claim" }, t("table.opponentLeft"),
+        h("button", { type: "button", class: "btn primary", onclick: () => this.onClaim("win") }, t("table.claimWin")), " ",
+        h("button", { type: "button", class: "btn", onclick: () => this.onClaim("draw") }, t("table.claimDraw"))));
   }
 }

@@ -6,6 +6,7 @@
 // (data-dx, data-dy) and its kind (data-kind), so what is drawn can be checked against the data.
 
 import { s } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** A unit's marks: [{dx, dy, kind}] for one of its diagrams ("attack", "supply", "support"). */
 export function diagramMarks(info, which) {
@@ -92,11 +93,12 @@ export function attackDiagram(info, { big = false } = {}) {
 
 export function diagramText(rules, info) {
   const sq = (cells) => cells.map(([x, y]) => `${x},${y}`).join("  ");
+  const support = rules.supportName;
   const parts = [
-    `attacks ${sq(info.attack)}${info.needsSupport ? ` (needs ${rules.supportName})` : " (on its own)"}`,
-    `${rules.supportName} squares ${sq(info.support)}`,
-    `supply ${sq(info.supply)}${info.drop ? ", or drops" : ""}`,
+    t(info.needsSupport ? "table.diagramAttacksNeeds" : "table.diagramAttacks", { squares: sq(info.attack), support }),
+    t("table.diagramSupport", { support, squares: sq(info.support) }),
+    t(info.drop ? "table.diagramSupplyDrop" : "table.diagramSupply", { squares: sq(info.supply) }),
   ];
-  if (info.attacks === 2) parts.push("2 attacks, uses both plays");
+  if (info.attacks === 2) parts.push(t("table.diagramTwoAttacks"));
   return parts.join("; ");
 }

@@ -1,9 +1,10 @@
 // The player's own cards: the hand grouped by unit, the strike button, the burial picker,
 // and the cards put under the deck. Rendered from the seat's own view only.
 
-import { h, mount, tapOrClick } from "./dom.js";
+import { h, mount } from "./dom.js";
 import { cardState, cardSvg } from "./cardface.js";
 import { diagramText } from "./diagram.js";
+import { t, tapOrClick } from "./i18n.js";
 import { icon } from "./icons.js";
 import { orderedCounts, unitTitle } from "./units.js";
 import { placesByUnit, strikes } from "./picker.js";
@@ -27,9 +28,9 @@ export function renderHand(el, p) {
     const usable = active && (burying ? picked < n : nPlaces > 0);
     let note = "";
     if (active && !burying) {
-      note = nPlaces ? `${nPlaces} place${nPlaces === 1 ? "" : "s"}` : "no place now";
+      note = nPlaces ? t("hand.places", { count: nPlaces }) : t("hand.noPlace");
     }
-    if (burying && picked) note = `picked ×${picked}`;
+    if (burying && picked) note = t("hand.picked", { count: picked });
     return h("button", {
       type: "button",
       // off-turn cards look normal (just inert); on the turn, cards with no place are dimmed
@@ -37,7 +38,7 @@ export function renderHand(el, p) {
         + `${!active ? " idle" : usable ? "" : " unusable"}`,
       "aria-pressed": selected ? "true" : "false",
       "aria-disabled": usable ? null : "true",
-      "aria-label": [unitTitle(rules, u.name), `${n} in hand`, cardState(rules, u), note]
+      "aria-label": [unitTitle(rules, u.name), t("hand.inHand", { count: n }), cardState(rules, u), note]
         .filter(Boolean).join(", "),
       title: `${u.title}: ${diagramText(rules, u)}`,
       "data-unit": u.name,
@@ -58,17 +59,17 @@ export function renderHand(el, p) {
     disabled: !canStrike, "aria-pressed": picker.mode === "strike" ? "true" : "false",
     "data-focus-key": "strike",
     onclick: (ev) => p.onStrike(ev.detail === 0),
-    title: canStrike ? `Use an ${rules.strikeName}, then ${tapOrClick()} the enemy unit to hit`
-      : `${rules.strikesName}: ${left} left`,
+    title: canStrike ? t("hand.strikeUse", { strike: rules.strikeName, tap: tapOrClick() })
+      : t("hand.strikesLeft", { strikes: rules.strikesName, count: left }),
   }, h("span", { class: "strike-icon", "data-icon": rules.strikeIcon }, icon(rules.strikeIcon)),
-  `${rules.strikeName} `, h("span", { class: "badge" }, `${left} left`));
+  `${rules.strikeName} `, h("span", { class: "badge" }, t("table.left", { count: left })));
 
   const parts = [
     h("div", { class: "hand-head" },
-      h("h2", {}, `${p.title || "Your hand"} `, h("span", { class: "muted" }, `(${total} card${total === 1 ? "" : "s"})`)),
+      h("h2", {}, `${p.title || t("table.yourHand")} `, h("span", { class: "muted" }, t("hand.cardCount", { count: total }))),
       strikeBtn),
-    cards.length ? h("div", { class: "hand-cards", role: "group", "aria-label": "Your hand" }, cards)
-      : h("p", { class: "muted" }, "No cards in hand."),
+    cards.length ? h("div", { class: "hand-cards", role: "group", "aria-label": t("table.yourHand") }, cards)
+      : h("p", { class: "muted" }, t("hand.empty")),
   ];
 
   if (burying && active) parts.push(buryBar(p));
@@ -77,14 +78,14 @@ export function renderHand(el, p) {
   const bottom = view.bottom || [];
   if (bottom.length) {
     parts.push(h("p", { class: "bottom-cards" },
-      h("strong", {}, "Under your deck "), h("span", { class: "muted" }, "(drawn last, in this order): "),
+      h("strong", {}, t("hand.underDeck")), h("span", { class: "muted" }, t("hand.underDeckNote")),
       bottom.map((u) => unitTitle(rules, u)).join(", ")));
   }
   const deck = orderedCounts(rules, view.deck || {});
   if (deck.length) {
     parts.push(h("details", { class: "deck-contents" },
-      h("summary", {}, `Your deck: ${view.deck_sizes?.[view.seat] ?? "?"} cards`),
-      h("p", {}, deck.map(([u, n]) => `${n} ${u.title}`).join(", "))));
+      h("summary", {}, t("hand.deck", { n: view.deck_sizes?.[view.seat] ?? "?" })),
+      h("p", {}, deck.map(([u, n]) => t("hand.deckEntry", { n, unit: u.title })).join(t("common.listSep")))));
   }
   mount(el, ...parts);
 }
@@ -92,30 +93,31 @@ export function renderHand(el, p) {
 function buryBar(p) {
   const { rules, picker } = p;
   const [a, b] = picker.bury;
-  const text = !a ? "Setup: choose the card to put under your deck first."
-    : !b ? `${unitTitle(rules, a)} goes under the deck. Now choose the second card (drawn last).`
-      : `Put ${unitTitle(rules, a)} under your deck, then ${unitTitle(rules, b)} under it (drawn last)?`;
+  const text = !a ? t("hand.buryFirst")
+    : !b ? t("hand.burySecond", { unit: unitTitle(rules, a) })
+      : t("hand.buryConfirm", { first: unitTitle(rules, a), second: unitTitle(rules, b) });
   return h("div", { class: "action-bar", role: "status" },
     h("span", {}, text),
     h("div", { class: "bar-buttons" },
       a ? h("button", { type: "button", class: "btn", onclick: p.onBuryUndo, "data-focus-key": "undo" },
-        "Undo pick") : null,
+        t("hand.undoPick")) : null,
       b ? h("button", { type: "button", class: "btn primary", onclick: p.onBuryConfirm },
-        "Put under deck") : null));
+        t("hand.putUnder")) : null));
 }
 
 function hintBar(p) {
   const { rules, picker } = p;
   const tap = tapOrClick();
   let text = "";
-  if (picker.mode === "unit") text = `${unitTitle(rules, picker.unit)}: ${tap} a green square on the board.`;
+  if (picker.mode === "unit") text = t("hand.hintUnit", { unit: unitTitle(rules, picker.unit), tap });
   else if (picker.mode === "targets") {
     const n = picker.hitCount();
-    text = `${unitTitle(rules, picker.unit)} at (${picker.at.join(",")}): ${tap} the unit to hit`
-      + (n > 1 ? ` (hit ${picker.hits.length + 1} of ${n}).` : ".");
-  } else if (picker.mode === "strike") text = `${rules.strikeName}: ${tap} the enemy unit to hit.`;
+    const at = picker.at.join(",");
+    text = n > 1 ? t("hand.hintHits", { unit: unitTitle(rules, picker.unit), at, hit: picker.hits.length + 1, n, tap })
+      : t("hand.hintHit", { unit: unitTitle(rules, picker.unit), at, tap });
+  } else if (picker.mode === "strike") text = t("hand.hintStrike", { strike: rules.strikeName, tap });
   // on a phone the bar stays at the foot of the screen while the play is being made
   return h("div", { class: "action-bar play-prompt", role: "status" },
     h("span", {}, text),
-    h("button", { type: "button", class: "btn", onclick: p.onCancel }, "Cancel"));
+    h("button", { type: "button", class: "btn", onclick: p.onCancel }, t("common.cancel")));
 }

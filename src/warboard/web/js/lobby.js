@@ -2,17 +2,19 @@
 
 import { api } from "./api.js";
 import { h, mount } from "./dom.js";
+import { scenarioTitle, sideLabel } from "./htl/names.js";
+import { lang, t } from "./i18n.js";
 import { lobbyLists } from "./lobbylist.js";
 import { allTokens, forgetGame, getPlayer, rememberGame } from "./store.js";
 import { loadRuleset, resultText, seatName } from "./units.js";
 
 // the clocks offered (docs/playing.md#clocks): "" for none, else POST /api/games' `clock`
 const CLOCKS = [
-  ["", "No clock"],
-  ["300+3", "5 minutes + 3 s a turn"],
-  ["900+10", "15 minutes + 10 s a turn"],
-  ["1d", "Correspondence: 1 day a turn"],
-  ["3d", "Correspondence: 3 days a turn"],
+  ["", "lobby.clock.none"],
+  ["300+3", "lobby.clock.blitz"],
+  ["900+10", "lobby.clock.rapid"],
+  ["1d", "lobby.clock.day"],
+  ["3d", "lobby.clock.days3"],
 ];
 
 function clockSpec(value) {
@@ -22,26 +24,21 @@ function clockSpec(value) {
   return { initial, increment };
 }
 
-const LEVELS = [
-  ["easy", "Easy — greedy, plays at once"],
-  ["medium", "Medium"],
-  ["hard", "Hard — answers within a second"],
-  ["expert", "Expert — up to 5 s a play"],
-];
+const LEVELS = ["easy", "medium", "hard", "expert"];
 
 export function showLobby(root) {
-  document.title = "warboard — Hill 218, Ogre 218, Hold the Line";
+  document.title = t("common.pageTitle");
   const form = newGameForm();
   const games = h("div", { class: "my-games", "aria-live": "polite" },
-    h("p", { class: "muted" }, "Loading your games…"));
+    h("p", { class: "muted" }, t("lobby.loadingGames")));
   mount(root, h("div", { class: "lobby" },
     h("section", { class: "hero" },
-      h("h1", {}, "Two armies. One hill."),
+      h("h1", {}, t("lobby.hero")),
       h("p", { class: "lede" },
-        "Play ", h("em", {}, "The Battle for Hill 218"), ", ", h("em", {}, "Ogre: Objective 218"),
-        " or the hex wargame ", h("em", {}, "Hold the Line"),
-        " against the computer, a friend on another device, or a friend on this screen. ",
-        h("a", { href: "/rules" }, "How to play"), ".")),
+        t("lobby.ledePlay"), h("em", {}, "The Battle for Hill 218"), t("common.listSep"), h("em", {}, "Ogre: Objective 218"),
+        t("lobby.ledeHex"), h("em", {}, "Hold the Line"),
+        t("lobby.ledeAgainst"),
+        h("a", { href: "/rules" }, t("lobby.howToPlay")), t("lobby.ledeEnd"))),
     lobbyLists((level) => {
       form.querySelector("#mode-ai").checked = true;
       form.querySelector("#ai-level").value = level;
@@ -50,9 +47,9 @@ export function showLobby(root) {
     }),
     h("div", { class: "lobby-grid" },
       h("section", { class: "panel new-game", "aria-labelledby": "new-game-h" },
-        h("h2", { id: "new-game-h" }, "New game"), form),
+        h("h2", { id: "new-game-h" }, t("common.navNewGame")), form),
       h("section", { class: "panel", "aria-labelledby": "my-games-h" },
-        h("h2", { id: "my-games-h" }, "Your games"), games))));
+        h("h2", { id: "my-games-h" }, t("lobby.yourGames")), games))));
   loadGames(games);
 }
 
@@ -66,40 +63,40 @@ function radio(name, value, label, checked, extra = null) {
 
 function newGameForm() {
   const level = h("select", { name: "ai_level", id: "ai-level" },
-    LEVELS.map(([v, t]) => h("option", { value: v, selected: v === "easy" }, t)));
-  const handicap = (seat) => h("select", { name: `dog${seat}`, "aria-label": `${seatName(seat)}'s damaged Ogres` },
+    LEVELS.map((v) => h("option", { value: v, selected: v === "easy" }, t(`lobby.level.${v}`))));
+  const handicap = (seat) => h("select", { name: `dog${seat}`, "aria-label": t("lobby.handicapLabel", { who: seatName(seat) }) },
     [0, 1, 2].map((n) => h("option", { value: n }, String(n))));
   const err = h("p", { class: "form-error", role: "alert" });
-  const submit = h("button", { type: "submit", class: "btn primary big" }, "Start the game");
+  const submit = h("button", { type: "submit", class: "btn primary big" }, t("lobby.start"));
 
   const form = h("form", { class: "new-game-form" },
-    h("fieldset", {}, h("legend", {}, "Game"),
+    h("fieldset", {}, h("legend", {}, t("lobby.game")),
       h("div", { class: "choices two" },
-        radio("game", "hill218", "The Battle for Hill 218", true, "infantry, tanks, artillery, air strikes"),
-        radio("game", "ogre218", "Ogre: Objective 218", false, "GEVs, howitzers, cruise missiles — and Ogres"),
-        radio("game", "holdtheline", "Hold the Line", false, "hex battles of the American Revolution"))),
+        radio("game", "hill218", "The Battle for Hill 218", true, t("lobby.gameHill218")),
+        radio("game", "ogre218", "Ogre: Objective 218", false, t("lobby.gameOgre218")),
+        radio("game", "holdtheline", "Hold the Line", false, t("lobby.gameHtl")))),
     htlScenarioField(),
-    h("fieldset", {}, h("legend", {}, "Opponent"),
+    h("fieldset", {}, h("legend", {}, t("lobby.opponent")),
       h("div", { class: "choices three" },
-        radio("mode", "ai", "Computer", true),
-        radio("mode", "friend", "A friend", false, "by invite link"),
-        radio("mode", "hotseat", "Hot-seat", false, "two players, this screen"),
-        getPlayer() ? radio("mode", "open", "Anyone", false, "an open game in the lobby") : null),
-      h("div", { class: "field ai-only" }, h("label", { for: "ai-level" }, "Computer level"), level),
-      h("div", { class: "field" }, h("label", { for: "clock" }, "Clock"),
-        h("select", { name: "clock", id: "clock" }, CLOCKS.map(([v, t]) => h("option", { value: v }, t))))),
-    h("fieldset", { class: "seat-field" }, h("legend", {}, "Your side"),
+        radio("mode", "ai", t("lobby.modeAi"), true),
+        radio("mode", "friend", t("lobby.modeFriend"), false, t("lobby.modeFriendNote")),
+        radio("mode", "hotseat", t("lobby.modeHotseat"), false, t("lobby.modeHotseatNote")),
+        getPlayer() ? radio("mode", "open", t("lobby.modeOpen"), false, t("lobby.modeOpenNote")) : null),
+      h("div", { class: "field ai-only" }, h("label", { for: "ai-level" }, t("lobby.aiLevel")), level),
+      h("div", { class: "field" }, h("label", { for: "clock" }, t("lobby.clock")),
+        h("select", { name: "clock", id: "clock" }, CLOCKS.map(([v, key]) => h("option", { value: v }, t(key)))))),
+    h("fieldset", { class: "seat-field" }, h("legend", {}, t("lobby.yourSide")),
       h("div", { class: "choices three" },
-        radio("seat", "0", "South", true, "blue, base at the bottom"),
-        radio("seat", "1", "North", false, "red, base at the top"),
-        radio("seat", "random", "Either", false, "drawn at random")),
-      h("p", { class: "hint seat-hint" }, "Who moves first is drawn at random.")),
-    h("fieldset", { class: "cards-only" }, h("legend", {}, "Options"),
+        radio("seat", "0", seatName(0), true, t("lobby.southNote")),
+        radio("seat", "1", seatName(1), false, t("lobby.northNote")),
+        radio("seat", "random", t("lobby.either"), false, t("lobby.eitherNote"))),
+      h("p", { class: "hint seat-hint" }, t("lobby.firstRandom"))),
+    h("fieldset", { class: "cards-only" }, h("legend", {}, t("lobby.options")),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "quick_start", id: "quick-start" }),
-        h("span", {}, h("strong", {}, "Quick start"), " — each side draws 3 cards; nobody puts cards under the deck")),
+        h("span", {}, h("strong", {}, t("lobby.quickStart")), t("lobby.quickStartNote"))),
       h("div", { class: "field ogre-only", hidden: true },
-        h("span", { class: "field-label" }, "Handicap: Ogres that start damaged"),
-        h("span", { class: "inline" }, "South ", handicap(0), " North ", handicap(1)))),
+        h("span", { class: "field-label" }, t("lobby.handicap")),
+        h("span", { class: "inline" }, `${seatName(0)} `, handicap(0), ` ${seatName(1)} `, handicap(1)))),
     ratedField(), err, submit);
 
   const sync = () => {
@@ -145,7 +142,7 @@ function newGameForm() {
       });
       location.assign(`/play/${encodeURIComponent(res.id)}`);
     } catch (e) {
-      err.textContent = `Could not start the game: ${e.message}`;
+      err.textContent = t("lobby.startFailed", { reason: e.message });
       submit.disabled = false;
     }
   });
@@ -156,29 +153,29 @@ function newGameForm() {
 function ratedField() {
   const player = getPlayer();
   if (!player) {
-    return h("p", { class: "hint" }, h("a", { href: "/players" }, "Sign in"),
-      " with a name to play rated games.");
+    return h("p", { class: "hint" }, h("a", { href: "/players" }, t("lobby.signIn")),
+      t("lobby.signInNote"));
   }
-  return h("fieldset", { class: "rated-field" }, h("legend", {}, "Rating"),
+  return h("fieldset", { class: "rated-field" }, h("legend", {}, t("lobby.rating")),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", id: "rated" }),
-      h("span", {}, h("strong", {}, "Rated"), " — the result changes your rating (",
+      h("span", {}, h("strong", {}, t("lobby.rated")), t("lobby.ratedNote"),
         h("a", { href: `/players/${encodeURIComponent(player.id)}` }, player.name),
-        "); a friend signs in before opening the invite")));
+        t("lobby.ratedNoteEnd"))));
 }
 
 // ------------------------------------------------------------------ Hold the Line
 
-const HTL_RULES = { title: "Hold the Line", short: "Hold the Line" };
+
 let scenarios = null; // GET /api/scenarios, once
 let campaigns = []; // GET /api/campaigns, once (Hold the Line's), listed after the scenarios
 const CAMPAIGN = "campaign:"; // the scenario list's value of a campaign: CAMPAIGN + its name
 
 function htlScenarioField() {
   const select = h("select", { name: "scenario", id: "scenario" },
-    h("option", { value: "tutorial" }, "Loading the scenarios…"));
+    h("option", { value: "tutorial" }, t("lobby.loadingScenarios")));
   const about = h("p", { class: "hint scenario-about" });
-  return h("fieldset", { class: "htl-only", hidden: true }, h("legend", {}, "Scenario"),
-    h("div", { class: "field" }, h("label", { for: "scenario", class: "sr-only" }, "Scenario"), select),
+  return h("fieldset", { class: "htl-only", hidden: true }, h("legend", {}, t("lobby.scenario")),
+    h("div", { class: "field" }, h("label", { for: "scenario", class: "sr-only" }, t("lobby.scenario")), select),
     about);
 }
 
@@ -189,11 +186,11 @@ async function syncHtl(form, on) {
   const labels = form.querySelectorAll(".seat-field .choice");
   const hint = form.querySelector(".seat-hint");
   if (!on) {
-    [["South", "blue, base at the bottom"], ["North", "red, base at the top"]].forEach(([name, extra], i) => {
-      labels[i].querySelector(".choice-label").textContent = name;
+    [t("lobby.southNote"), t("lobby.northNote")].forEach((extra, i) => {
+      labels[i].querySelector(".choice-label").textContent = seatName(i);
       labels[i].querySelector(".choice-extra").textContent = extra;
     });
-    hint.textContent = "Who moves first is drawn at random.";
+    hint.textContent = t("lobby.firstRandom");
     return;
   }
   const select = form.querySelector("#scenario");
@@ -202,15 +199,15 @@ async function syncHtl(form, on) {
       scenarios = (await api.scenarios()).scenarios || [];
       campaigns = ((await api.campaigns()).campaigns || []).filter((c) => c.game === "holdtheline");
     } catch (e) {
-      form.querySelector(".scenario-about").textContent = `Could not load the scenarios: ${e.message}`;
+      form.querySelector(".scenario-about").textContent = t("lobby.scenariosFailed", { reason: e.message });
       return;
     }
     const chosen = select.value;
     mount(select, scenarios.map((sc) => h("option", { value: sc.name, selected: sc.name === chosen },
-      `${sc.title}${sc.date ? ` (${sc.date.slice(0, 4)})` : ""}`)),
-    campaigns.length ? h("optgroup", { label: "Campaigns (battles in order, VP added up)" },
+      `${scenarioTitle(sc.name, sc.title)}${sc.date ? ` (${sc.date.slice(0, 4)})` : ""}`)),
+    campaigns.length ? h("optgroup", { label: t("lobby.campaigns") },
       campaigns.map((c) => h("option", { value: CAMPAIGN + c.name },
-        `${c.title} — ${c.games.map((g) => g.title).join(", ")}`))) : null);
+        `${c.title} — ${c.games.map((g) => scenarioTitle(g.options?.scenario, g.title)).join(t("common.listSep"))}`))) : null);
     select.addEventListener("change", () => syncHtl(form, true));
   }
   const chosenCampaign = campaigns.find((c) => CAMPAIGN + c.name === select.value);
@@ -220,29 +217,30 @@ async function syncHtl(form, on) {
   if (!sc) return;
   form.querySelector(".scenario-about").textContent = sc.summary;
   sc.sides.forEach((side, i) => {
-    labels[i].querySelector(".choice-label").textContent = side.label;
-    labels[i].querySelector(".choice-extra").textContent = `home edge: ${side.home_edges.join(", ")}`;
+    labels[i].querySelector(".choice-label").textContent = sideLabel(side.label);
+    labels[i].querySelector(".choice-extra").textContent = t("lobby.homeEdge", {
+      edges: side.home_edges.map((e) => t(`lobby.edge.${e}`)).join(t("common.listSep")) });
   });
-  hint.textContent = `${sc.sides[sc.first].label} move first; ${sc.turns} turns.`;
+  hint.textContent = t("lobby.htlFirst", { side: sideLabel(sc.sides[sc.first].label), turns: sc.turns });
   if (chosenCampaign) {
-    form.querySelector(".scenario-about").textContent = `${chosenCampaign.summary} Your side `
-      + "plays every battle; a campaign has no clock.";
+    form.querySelector(".scenario-about").textContent = `${chosenCampaign.summary} ${t("lobby.campaignNote")}`;
   }
 }
 
 async function loadGames(el) {
   const tokens = allTokens();
   if (!tokens.length) {
-    mount(el, h("p", { class: "muted" }, "No games yet. Games you start or join appear here."));
+    mount(el, h("p", { class: "muted" }, t("lobby.noGamesYet")));
     return;
   }
   let list;
-  const rulesets = { holdtheline: HTL_RULES };
+  const htl = t("names.holdtheline.title");
+  const rulesets = { holdtheline: { title: htl, short: htl } };
   try {
     list = (await api.games(tokens)).games || [];
     for (const game of new Set(list.map((g) => g.game))) rulesets[game] ??= await loadRuleset(game);
   } catch (e) {
-    mount(el, h("p", { class: "form-error" }, `Could not load your games: ${e.message}`));
+    mount(el, h("p", { class: "form-error" }, t("lobby.gamesFailed", { reason: e.message })));
     return;
   }
   // a hot-seat game answers once per seat: show it once
@@ -250,7 +248,7 @@ async function loadGames(el) {
   list = list.filter((g) => !seen.has(g.id) && seen.add(g.id));
   list.sort((a, b) => String(b.updated || b.created).localeCompare(String(a.updated || a.created)));
   if (!list.length) {
-    mount(el, h("p", { class: "muted" }, "No games yet."));
+    mount(el, h("p", { class: "muted" }, t("lobby.noGames")));
     return;
   }
   mount(el, h("ul", { class: "game-list" }, list.map((g) => gameRow(g, rulesets[g.game], el))));
@@ -258,32 +256,32 @@ async function loadGames(el) {
 
 function gameRow(g, rules, listEl) {
   const hot = g.mode === "hotseat";
-  const mode = g.mode === "ai" ? "vs computer" : g.mode === "friend" ? "vs a friend" : "hot-seat";
-  let status = g.status === "waiting" ? "waiting for your friend" : g.status === "playing" ? "in play" : "over";
+  const mode = t(g.mode === "ai" ? "lobby.rowAi" : g.mode === "friend" ? "table.modeFriend" : "table.modeHotseat");
+  let status = t(g.status === "waiting" ? "lobby.waitingFriend" : g.status === "playing" ? "lobby.inPlay" : "lobby.over");
   const summary = g.result?.summary || g.result;
   if (g.status === "over" && summary && "winner" in summary && g.game === "holdtheline") {
-    status = summary.winner === null ? "draw" : hot ? summary.text || "over"
-      : summary.winner === g.seat ? "you won" : "you lost";
+    status = summary.winner === null ? t("lobby.draw") : hot ? summary.text || t("lobby.over")
+      : t(summary.winner === g.seat ? "lobby.youWon" : "lobby.youLost");
   } else if (g.status === "over" && summary && "winner" in summary) {
     status = resultText(rules, summary, hot ? null : g.seat);
   } else if (g.status === "over" && g.result?.abandoned) {
-    status = g.result.by === g.seat && !hot ? "you resigned" : `${seatName(g.result.by)} resigned`;
+    status = g.result.by === g.seat && !hot ? t("lobby.youResigned") : t("lobby.resigned", { who: seatName(g.result.by) });
   }
   const when = g.updated || g.created;
   return h("li", { class: `game-row ${g.status}` },
     h("div", { class: "game-row-main" },
       h("a", { href: `/play/${encodeURIComponent(g.id)}`, class: "game-link" }, rules.title),
-      h("span", { class: "muted" }, ` · ${mode}${hot || g.game === "holdtheline" ? "" : ` · you are ${seatName(g.seat)}`}`),
+      h("span", { class: "muted" }, ` · ${mode}${hot || g.game === "holdtheline" ? "" : t("lobby.youAre", { who: seatName(g.seat) })}`),
       h("div", { class: `game-status ${g.status}` }, status,
-        when ? h("time", { datetime: when, class: "muted" }, ` · ${new Date(when).toLocaleString()}`) : null)),
+        when ? h("time", { datetime: when, class: "muted" }, ` · ${new Date(when).toLocaleString(lang())}`) : null)),
     h("div", { class: "game-row-actions" },
       h("a", { class: "btn small", href: `/play/${encodeURIComponent(g.id)}` },
-        g.status === "over" ? "Open" : "Continue"),
-      g.status === "over" ? h("a", { class: "btn small", href: `/replay/${encodeURIComponent(g.id)}` }, "Replay") : null,
-      h("button", { type: "button", class: "btn small ghost", "aria-label": `Forget this ${rules.short} game`,
+        t(g.status === "over" ? "lobby.open" : "lobby.continue")),
+      g.status === "over" ? h("a", { class: "btn small", href: `/replay/${encodeURIComponent(g.id)}` }, t("lobby.replay")) : null,
+      h("button", { type: "button", class: "btn small ghost", "aria-label": t("lobby.forgetLabel", { game: rules.short }),
         onclick: () => {
-          if (!confirm("Remove this game from the list? Its seat key is forgotten on this browser.")) return;
+          if (!confirm(t("lobby.forgetConfirm"))) return;
           forgetGame(g.id);
           loadGames(listEl);
-        } }, "Forget")));
+        } }, t("lobby.forget"))));
 }

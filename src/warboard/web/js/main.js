@@ -8,6 +8,7 @@ import { showRules } from "./rules.js";
 import { wireSoundToggle } from "./sound.js";
 import { showTable } from "./table.js";
 import { h, mount } from "./dom.js";
+import { initI18n, langSwitch, t, translateStatic } from "./i18n.js";
 import { watchWaiting } from "./waiting.js";
 
 function route() {
@@ -29,11 +30,15 @@ function route() {
   const board = /^\/leaderboard(?:\/([^/]+))?$/.exec(path);
   if (board) return showLeaderboard(root, board[1] && decodeURIComponent(board[1]));
   if (path === "/" || path === "/index.html") return showLobby(root);
-  mount(root, h("div", { class: "notice" }, h("h1", {}, "Page not found"),
-    h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+  mount(root, h("div", { class: "notice" }, h("h1", {}, t("common.notFound")),
+    h("p", {}, h("a", { href: "/" }, t("common.backToLobby")))));
   return null;
 }
 
+// the catalogues first: every page draws its strings through t()
+await initI18n();
+translateStatic();
+document.getElementById("sound-toggle").after(langSwitch());
 redeemTransfer().then(route);
 watchWaiting(document.querySelector(".site-header"));
 wireSoundToggle(document.getElementById("sound-toggle"));

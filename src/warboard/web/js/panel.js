@@ -1,7 +1,9 @@
 // The public counters of both seats, the turn line and the game log.
 
 import { h, mount } from "./dom.js";
-import { orderedCounts, resultText, seatName, unitCount } from "./units.js";
+import { t } from "./i18n.js";
+import { orderedCounts, seatName, unitCount } from "./units.js";
+import { endBanner } from "./said.js";
 
 /**
  * @param {HTMLElement} el
@@ -20,25 +22,25 @@ export function renderSeats(el, p) {
         h("span", { class: `chip s${seat}`, "aria-hidden": "true" }),
         h("span", { class: "seat-name" }, seatName(seat)),
         labels?.[seat] ? h("span", { class: "seat-label" }, labels[seat]) : null),
-      h("td", { "data-label": "Hand" }, view.hand_sizes?.[seat] ?? "–"),
-      h("td", { "data-label": "Deck" }, view.deck_sizes?.[seat] ?? "–"),
+      h("td", { "data-label": t("table.hand") }, view.hand_sizes?.[seat] ?? "–"),
+      h("td", { "data-label": t("table.deck") }, view.deck_sizes?.[seat] ?? "–"),
       h("td", { "data-label": rules.strikesName }, strikePips(view.strikes?.[seat] ?? 0)),
-      h("td", { "data-label": "In play" }, String(onBoard),
-        ogre && count !== onBoard ? h("span", { class: "counts-as", title: "an Ogre counts 2" },
-          `counts ${count}`) : null),
-      h("td", { "data-label": "Destroyed", class: "lost" },
+      h("td", { "data-label": t("table.inPlay") }, String(onBoard),
+        ogre && count !== onBoard ? h("span", { class: "counts-as", title: t("table.ogreCounts2") },
+          t("table.counts", { count })) : null),
+      h("td", { "data-label": t("table.destroyed"), class: "lost" },
         lost.length ? lost.map(([u, n]) => h("span", { class: `lost-chip s${seat}`, title: u.title },
           `${n > 1 ? `${n}×` : ""}${u.abbrev}`)) : h("span", { class: "muted" }, "–")));
   };
   mount(el, h("table", { class: "seats" },
-    h("caption", { class: "sr-only" }, "Both sides"),
+    h("caption", { class: "sr-only" }, t("table.bothSides")),
     h("thead", {}, h("tr", {},
-      h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Side")),
-      h("th", { scope: "col" }, "Hand"),
-      h("th", { scope: "col" }, "Deck"),
-      h("th", { scope: "col", title: rules.strikesName }, ogre ? "Missiles" : "Air Strikes"),
-      h("th", { scope: "col" }, "In play"),
-      h("th", { scope: "col" }, "Destroyed"))),
+      h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("table.side"))),
+      h("th", { scope: "col" }, t("table.hand")),
+      h("th", { scope: "col" }, t("table.deck")),
+      h("th", { scope: "col", title: rules.strikesName }, ogre ? t("table.missiles") : rules.strikesName),
+      h("th", { scope: "col" }, t("table.inPlay")),
+      h("th", { scope: "col" }, t("table.destroyed")))),
     h("tbody", {}, row(0), row(1))));
 }
 
@@ -50,27 +52,22 @@ export function destroyedCards(rules, destroyed = {}) {
 }
 
 function strikePips(n) {
-  return h("span", { class: "pips", role: "img", "aria-label": `${n} left` },
+  return h("span", { class: "pips", role: "img", "aria-label": t("table.left", { count: n }) },
     [0, 1].map((i) => h("span", { class: `pip${i < n ? " on" : ""}`, "aria-hidden": "true" })),
     h("span", { class: "pip-n", "aria-hidden": "true" }, n));
 }
 
 /** The one-line answer to "whose move is it?". */
-export function turnText({ rules, view, seat, status, result, thinking, names }) {
-  const who = (s) => (s === seat ? "You" : names?.[s] || seatName(s));
-  if (view.phase === "over" || status === "over") {
-    if (result?.abandoned) return `Game over — ${who(result.by)} resigned`;
-    const r = view.result || result?.summary; // the engine's, or a ruling (time, a claim)
-    return r ? `Game over — ${resultText(rules, r, seat)}` : "Game over.";
-  }
-  if (thinking !== null && thinking !== undefined) return `${who(thinking)} is thinking…`;
-  const t = view.to_move;
-  if (t === null || t === undefined || t < 0) return "Dealing…";
+export function turnText({ view, seat, status, end, thinking, names }) {
+  const who = (s) => (s === seat ? t("table.youSubject") : names?.[s] || seatName(s));
+  if (view.phase === "over" || status === "over") return endBanner(end);
+  if (thinking !== null && thinking !== undefined) return t("table.thinking", { who: who(thinking) });
+  const mover = view.to_move;
+  if (mover === null || mover === undefined || mover < 0) return t("table.dealing");
   if (view.phase === "bury") {
-    return t === seat ? "Setup: put 2 cards under your deck"
-      : `Setup: ${seatName(t)} puts 2 cards under its deck`;
+    return mover === seat ? t("table.buryMine") : t("table.buryOther", { who: seatName(mover) });
   }
-  const left = `${view.plays_left} play${view.plays_left === 1 ? "" : "s"} left`;
-  return t === seat ? `Turn ${view.turn} — your turn, ${left}`
-    : `Turn ${view.turn} — ${who(t)} to play, ${left}`;
+  const left = t("table.playsLeft", { count: view.plays_left });
+  return mover === seat ? t("table.turnMine", { turn: view.turn, left })
+    : t("table.turnOther", { turn: view.turn, who: who(mover), left });
 }

@@ -8,6 +8,7 @@
 // then leave out the motion (no slides, no flying cards), keeping the highlights.
 
 import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const PACES = { slow: 2200, normal: 1200, fast: 500 }; // ms each play stays on screen
 const PACE_KEY = "warboard.pace";
@@ -41,14 +42,14 @@ export class Playback {
     this.queue = []; // [k, msg] waiting
     this.timer = null;
     this.step = 0;
-    this.el = h("div", { class: "playback-bar", role: "group", "aria-label": "Following the plays" });
+    this.el = h("div", { class: "playback-bar", role: "group", "aria-label": t("table.following") });
     this.caption = h("span", { class: "playback-caption", "aria-live": "polite" });
     this.skipBtn = h("button", { type: "button", class: "btn small playback-skip", hidden: true,
-      onclick: () => this.skip() }, "Skip »");
-    const select = h("select", { class: "playback-pace", "aria-label": "Pace of the other side's plays",
+      onclick: () => this.skip() }, t("table.skip"));
+    const select = h("select", { class: "playback-pace", "aria-label": t("table.paceLabel"),
       onchange: (e) => this.setPace(e.target.value) },
-    Object.keys(PACES).map((p) => h("option", { value: p, selected: p === this.pace }, p)));
-    mount(this.el, h("label", { class: "playback-pace-label" }, "Pace ", select), this.skipBtn, this.caption);
+    Object.keys(PACES).map((p) => h("option", { value: p, selected: p === this.pace }, t(`table.pace.${p}`))));
+    mount(this.el, h("label", { class: "playback-pace-label" }, t("table.pace"), select), this.skipBtn, this.caption);
     // a click or key while plays wait shows them all first, and does nothing else: what the
     // player saw was not yet the real board
     const guard = (ev) => {

@@ -6,11 +6,13 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { h, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
+import { t } from "./i18n.js";
 import { renderSeats } from "./panel.js";
 import { Picker } from "./picker.js";
 import { ReplayView, showReplayError } from "./replayview.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
-import { actionText, loadRuleset, playerLabel, resultText, seatName, unitTitle } from "./units.js";
+import { actionText, loadRuleset, playerLabel, seatName, unitTitle } from "./units.js";
+import { endBanner } from "./said.js";
 
 export async function showReplay(root, id) {
   const hashToken = tokenFromHash();
@@ -34,12 +36,12 @@ export async function showReplay(root, id) {
     return showHtlReplay(root, id, tokens[0] ?? null);
   }
   if (!tokens.length) {
-    mount(root, h("div", { class: "notice error" }, h("h1", {}, "No seat for this game"),
-      h("p", {}, "A replay shows the game as one seat saw it; this browser holds no seat of it."),
-      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    mount(root, h("div", { class: "notice error" }, h("h1", {}, t("replay.noSeat")),
+      h("p", {}, t("replay.noSeatText")),
+      h("p", {}, h("a", { href: "/" }, t("common.backToLobby")))));
     return null;
   }
-  mount(root, h("p", { class: "loading" }, "Loading the record…"));
+  mount(root, h("p", { class: "loading" }, t("replay.loading")));
   let rules;
   const load = async (token) => {
     try {
@@ -62,16 +64,17 @@ function stepText(rules, steps, frames, i) {
   if (!st) return "";
   if (st.hidden) {
     if (st.seat !== null && st.seat !== undefined) {
-      return `${seatName(st.seat)} puts 2 cards under its deck (hidden)`;
+      return t("replay.buriesHidden", { who: seatName(st.seat) });
     }
     const drawer = before?.drawing;
-    return drawer !== null && drawer !== undefined ? `${seatName(drawer)} draws a card`
-      : "A hidden card is drawn";
+    return drawer !== null && drawer !== undefined ? t("replay.drawsCard", { who: seatName(drawer) })
+      : t("replay.hiddenDraw");
   }
   const a = st.action;
   if (a?.chance === "draw") {
     const drawer = before?.drawing;
-    return `${drawer !== null && drawer !== undefined ? seatName(drawer) : "A seat"} draws ${unitTitle(rules, a.unit)}`;
+    const who = drawer !== null && drawer !== undefined ? seatName(drawer) : t("replay.aSeat");
+    return t("replay.draws", { who, unit: unitTitle(rules, a.unit) });
   }
   return actionText(rules, st.seat, a, before?.board || []);
 }
@@ -85,7 +88,7 @@ class CardReplay extends ReplayView {
     super(root, id, data, opts);
     this.rules = opts.rules;
     this.show();
-    document.title = `Replay — ${this.rules.short} — warboard`;
+    document.title = t("replay.pageTitle", { name: this.rules.short });
   }
 
   seatName(seat) {
@@ -96,28 +99,27 @@ class CardReplay extends ReplayView {
     this.eventLabel = h("p", { class: "event-text", "aria-live": "polite" });
     this.el = {
       boardHost: h("div", { class: "board-host" }),
-      hand: h("section", { class: "hand-panel panel", "aria-label": "The seat's cards" }),
-      seats: h("section", { class: "seats-panel panel", "aria-label": "Both sides" }),
+      hand: h("section", { class: "hand-panel panel", "aria-label": t("replay.seatCards") }),
+      seats: h("section", { class: "seats-panel panel", "aria-label": t("table.bothSides") }),
     };
-    this.board = new Board(this.el.boardHost, { rules: this.rules, label: "Replay board" });
+    this.board = new Board(this.el.boardHost, { rules: this.rules, label: t("replay.board") });
     const seat = this.data.seat;
     if (seat === 1) this.board.setFlipped(true);
-    const summary = this.data.result?.summary;
     return h("div", { class: "table-page replay-page" },
       h("div", { class: "table-top" },
-        h("h1", { class: "game-title" }, `Replay: ${this.rules.title}`,
-          h("span", { class: "mode-tag" }, seat === null ? "full record" : `as ${seatName(seat)} saw it`)),
-        h("div", { class: "turn-banner over" }, summary ? resultText(this.rules, summary) : "Game over.")),
+        h("h1", { class: "game-title" }, t("replay.title", { game: this.rules.title }),
+          h("span", { class: "mode-tag" }, seat === null ? t("replay.fullRecord") : t("replay.asSaw", { seat: seatName(seat) }))),
+        h("div", { class: "turn-banner over" }, endBanner(this.data.end))),
       controls,
       this.eventLabel,
       h("div", { class: "table-grid" },
-        h("section", { class: "board-area", "aria-label": "Board" }, this.el.boardHost),
+        h("section", { class: "board-area", "aria-label": t("table.board") }, this.el.boardHost),
         h("div", { class: "side" }, this.el.hand, this.el.seats,
-          h("section", { class: "log-panel panel" }, h("h2", {}, "Plays"),
+          h("section", { class: "log-panel panel" }, h("h2", {}, t("replay.plays")),
             h("div", { class: "log" }, this.log)),
           h("div", { class: "table-actions" },
-            h("a", { class: "btn", href: `/play/${encodeURIComponent(this.id)}` }, "Back to the game"),
-            h("a", { class: "btn primary", href: "/" }, "New game")))));
+            h("a", { class: "btn", href: `/play/${encodeURIComponent(this.id)}` }, t("replay.backToGame")),
+            h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))))));
   }
 
   /** A line for each decision and for who plays first; draws go without one. */
@@ -137,12 +139,12 @@ class CardReplay extends ReplayView {
     // a step made before the first turn (the deal, both burials) is the setup, whatever turn
     // number the view after it has reached
     const setup = ["deal", "bury"].includes(this.frames[this.i - 1]?.phase);
-    this.eventLabel.textContent = this.i === 0 ? "The start of the game."
-      : `${setup ? "Setup" : `Turn ${frame.turn}`}: ${stepText(this.rules, this.steps, this.frames, this.i - 1)}`;
+    this.eventLabel.textContent = this.i === 0 ? t("replay.start")
+      : t(setup ? "replay.setupStep" : "replay.turnStep", { turn: frame.turn, text: stepText(this.rules, this.steps, this.frames, this.i - 1) });
     if (frame.seat !== null && frame.seat !== undefined) {
       renderHand(this.el.hand, {
         rules: this.rules, view: frame, legal: [], picker: new Picker(), active: false,
-        title: `${seatName(frame.seat)}'s hand`,
+        title: t("table.seatHand", { who: seatName(frame.seat) }),
         onUnit: () => {}, onStrike: () => {},
       });
     } else {

@@ -10,6 +10,7 @@
 // `draw()` (frame `this.i`) and `seatName(seat)` (for the seat switch).
 
 import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 
 /** A view with one step's change applied (the server's `view_delta`): a new object that
@@ -68,26 +69,26 @@ export class ReplayView {
     }, icon(ic));
     this.slider = h("input", {
       type: "range", min: 0, max: this.n, value: 0, step: 1, class: "replay-slider",
-      "aria-label": "Jump to a step", oninput: (e) => this.go(Number(e.target.value)),
+      "aria-label": t("replay.jump"), oninput: (e) => this.go(Number(e.target.value)),
     });
     this.stepLabel = h("span", { class: "step-label", "aria-live": "polite" });
-    this.playBtn = h("button", { type: "button", class: "btn primary play-btn", "aria-label": "Play",
-      title: "Play or pause (space)", onclick: () => this.toggle() }, icon("play"), h("span", {}, "Play"));
+    this.playBtn = h("button", { type: "button", class: "btn primary play-btn", "aria-label": t("replay.play"),
+      title: t("replay.playTitle"), onclick: () => this.toggle() }, icon("play"), h("span", {}, t("replay.play")));
     const seat = this.data.seat;
     const seatSwitch = this.tokens.length > 1 ? h("div", { class: "seat-switch" },
       [0, 1].map((s) => h("button", {
         type: "button", class: `btn small${s === seat ? " selected" : ""}`, "aria-pressed": s === seat ? "true" : "false",
         onclick: () => this.switchSeat(s),
-      }, `As ${this.seatName(s)}`))) : null;
+      }, t("replay.asSeat", { seat: this.seatName(s) })))) : null;
     const w = this.decisionWord;
-    const controls = h("div", { class: "replay-controls panel", role: "toolbar", "aria-label": "Replay controls" },
-      btn("Back to the start", "first", () => this.go(0), "Home"),
-      btn(`Previous ${w}`, "prevPlay", () => this.jumpDecision(-1), "PageUp"),
-      btn("Step back", "back", () => this.go(this.i - 1), "←"),
+    const controls = h("div", { class: "replay-controls panel", role: "toolbar", "aria-label": t("replay.controls") },
+      btn(t("replay.toStart"), "first", () => this.go(0), "Home"),
+      btn(t(`replay.previous.${w}`), "prevPlay", () => this.jumpDecision(-1), "PageUp"),
+      btn(t("replay.stepBack"), "back", () => this.go(this.i - 1), "←"),
       this.playBtn,
-      btn("Step forward", "forward", () => this.go(this.i + 1), "→"),
-      btn(`Next ${w}`, "nextPlay", () => this.jumpDecision(1), "PageDown"),
-      btn("To the end", "last", () => this.go(this.n), "End"),
+      btn(t("replay.stepForward"), "forward", () => this.go(this.i + 1), "→"),
+      btn(t(`replay.next.${w}`), "nextPlay", () => this.jumpDecision(1), "PageDown"),
+      btn(t("replay.toEnd"), "last", () => this.go(this.n), "End"),
       this.slider, this.stepLabel, seatSwitch);
     this.log = h("ol", { class: `log-lines replay-log ${this.logClass}`.trim() }, this.logItems());
     this.log.addEventListener("click", (ev) => {
@@ -133,8 +134,8 @@ export class ReplayView {
     if (!this.timer) return;
     clearInterval(this.timer);
     this.timer = null;
-    mount(this.playBtn, icon("play"), h("span", {}, "Play"));
-    this.playBtn.setAttribute("aria-label", "Play");
+    mount(this.playBtn, icon("play"), h("span", {}, t("replay.play")));
+    this.playBtn.setAttribute("aria-label", t("replay.play"));
   }
 
   toggle() {
@@ -143,8 +144,8 @@ export class ReplayView {
       return;
     }
     if (this.i >= this.n) this.go(0);
-    mount(this.playBtn, icon("pause"), h("span", {}, "Pause"));
-    this.playBtn.setAttribute("aria-label", "Pause");
+    mount(this.playBtn, icon("pause"), h("span", {}, t("replay.pause")));
+    this.playBtn.setAttribute("aria-label", t("replay.pause"));
     this.timer = setInterval(() => {
       if (!this.page.isConnected || this.i >= this.n) this.stop();
       else if (this.autoplayByDecision) this.jumpDecision(1);
@@ -163,7 +164,7 @@ export class ReplayView {
     this.i = Math.max(0, Math.min(this.n, i));
     this.root.dataset.step = String(this.i);
     this.slider.value = String(this.i);
-    this.stepLabel.textContent = `Step ${this.i} of ${this.n}`;
+    this.stepLabel.textContent = t("replay.stepOf", { i: this.i, n: this.n });
     this.draw();
     let current = null;
     for (const li of this.log.children) {
@@ -181,8 +182,8 @@ export class ReplayView {
 /** The notice in `root` when the replay of game `id` could not be loaded (error `e`). */
 export function showReplayError(root, id, e) {
   mount(root, h("div", { class: "notice error" },
-    h("h1", {}, e.status === 409 ? "The game is not over yet" : "No replay"),
-    h("p", {}, e.status === 409 ? "A replay opens once the game has ended." : e.message),
-    h("p", {}, h("a", { href: `/play/${encodeURIComponent(id)}` }, "Back to the game"), " · ",
-      h("a", { href: "/" }, "Lobby"))));
+    h("h1", {}, t(e.status === 409 ? "replay.notOver" : "replay.none")),
+    h("p", {}, e.status === 409 ? t("replay.opensAtEnd") : e.message),
+    h("p", {}, h("a", { href: `/play/${encodeURIComponent(id)}` }, t("replay.backToGame")), " · ",
+      h("a", { href: "/" }, t("table.lobby")))));
 }

@@ -3,6 +3,7 @@
 // text (h() children), never as markup.
 
 import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
 import { seatName } from "./units.js";
 
 const CHAT_MAX = 300; // the server's limit, in characters
@@ -17,15 +18,15 @@ export class Social {
     this.muted = false;
     this.watchers = h("p", { class: "watchers muted", "aria-live": "polite" });
     const chatOn = seat !== null && seat !== undefined && CHAT_MODES.includes(mode);
-    this.el = h("section", { class: "social panel", "aria-label": "Spectators and chat" },
+    this.el = h("section", { class: "social panel", "aria-label": t("table.socialLabel") },
       this.watchers, chatOn ? this.chatBox() : null);
     this.spectators(0);
   }
 
   chatBox() {
-    this.list = h("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": "Chat" });
+    this.list = h("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": t("table.chat") });
     this.input = h("input", { type: "text", maxlength: CHAT_MAX, class: "chat-input",
-      "aria-label": "Say something to the other player", placeholder: "Say something…" });
+      "aria-label": t("table.chatLabel"), placeholder: t("table.chatPlaceholder") });
     this.muteBox = h("input", { type: "checkbox", class: "chat-mute",
       onchange: () => this.socket()?.mute(this.muteBox.checked) });
     const form = h("form", { class: "chat-form", onsubmit: (ev) => {
@@ -34,13 +35,13 @@ export class Social {
       if (!text) return;
       this.socket()?.say(text);
       this.input.value = "";
-    } }, this.input, h("button", { type: "submit", class: "btn small" }, "Send"));
-    return h("div", { class: "chat" }, h("h2", {}, "Chat"), this.list, form,
-      h("label", { class: "check" }, this.muteBox, h("span", {}, "Mute the other player")));
+    } }, this.input, h("button", { type: "submit", class: "btn small" }, t("table.send")));
+    return h("div", { class: "chat" }, h("h2", {}, t("table.chat")), this.list, form,
+      h("label", { class: "check" }, this.muteBox, h("span", {}, t("table.mute"))));
   }
 
   spectators(count) {
-    this.watchers.textContent = count === 1 ? "1 spectator watching" : `${count} spectators watching`;
+    this.watchers.textContent = t("table.spectators", { count });
     this.el.dataset.spectators = String(count); // for tests
   }
 
@@ -51,7 +52,7 @@ export class Social {
     this.muted = msg.muted;
     this.muteBox.checked = msg.muted;
     mount(this.list, this.lines.map((line) => h("li", { class: `chat-line s${line.seat}` },
-      h("strong", {}, line.seat === this.seat ? "You" : seatName(line.seat)), ": ", line.text)));
+      h("strong", {}, line.seat === this.seat ? t("table.youSubject") : seatName(line.seat)), ": ", line.text)));
     this.list.scrollTop = this.list.scrollHeight;
   }
 }

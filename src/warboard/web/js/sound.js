@@ -6,6 +6,7 @@
 
 import { icon } from "./icons.js";
 import { mount } from "./dom.js";
+import { t } from "./i18n.js";
 
 const KEY = "warboard.sound";
 
@@ -68,7 +69,7 @@ export function playSound(name) {
 
 function show(btn, on) {
   btn.setAttribute("aria-pressed", String(on));
-  btn.title = on ? "Sound is on (click to turn it off)" : "Sound is off (click to turn it on)";
+  btn.title = t(on ? "common.soundOn" : "common.soundOff");
   mount(btn, icon(on ? "soundOn" : "soundOff"));
 }
 

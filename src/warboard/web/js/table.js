@@ -9,6 +9,7 @@ import { Board, boardChanges } from "./board.js";
 import { openCardZoom } from "./cardzoom.js";
 import { h, keepFocus, mount } from "./dom.js";
 import { renderHand } from "./hand.js";
+import { t } from "./i18n.js";
 import { destroyedCards, renderSeats, turnText } from "./panel.js";
 import { Picker } from "./picker.js";
 import { playArrival } from "./playfx.js";
@@ -16,8 +17,9 @@ import { playSound } from "./sound.js";
 import { getGame, rememberGame, tokenFromHash } from "./store.js";
 import { TableBase, renderLog } from "./tablebase.js";
 import {
-  loadRuleset, playerLabel, resultText, seatName, unitCount, unitInfo, unitTitle,
+  loadRuleset, playerLabel, seatName, unitCount, unitInfo, unitTitle,
 } from "./units.js";
+import { endSaid, said, saysKey } from "./said.js";
 
 export async function showTable(root, id) {
   // a link carries a seat's token in the hash: take it out of the address bar so it is not
@@ -27,7 +29,7 @@ export async function showTable(root, id) {
   const entry = getGame(id) || {};
   const held = entry.tokens ? Object.values(entry.tokens) : entry.token ? [entry.token] : [];
   const fromLink = hashToken && !held.includes(hashToken);
-  mount(root, h("p", { class: "loading" }, "Loading the game…"));
+  mount(root, h("p", { class: "loading" }, t("table.loading")));
 
   let first;
   let rules;
@@ -38,10 +40,9 @@ export async function showTable(root, id) {
     if (first.game !== "holdtheline") rules = await loadRuleset(first.game);
   } catch (err) {
     mount(root, h("div", { class: "notice error" },
-      h("h1", {}, err.status === 404 ? "No such game" : "This game cannot be opened"),
-      h("p", {}, err.status === 403 ? "The key to this seat is not valid: an invite link works "
-        + "once, and the seat belongs to the browser that opened it first." : err.message),
-      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+      h("h1", {}, t(err.status === 404 ? "table.noSuchGame" : "table.cannotOpen")),
+      h("p", {}, err.status === 403 ? t("table.badSeatKey") : err.message),
+      h("p", {}, h("a", { href: "/" }, t("common.backToLobby")))));
     return;
   }
   rememberGame(id, {
@@ -81,9 +82,9 @@ class Table extends TableBase {
     this.el = {
       banner: h("div", { class: "turn-banner", role: "status", "aria-live": "polite" }),
       boardHost: h("div", { class: "board-host" }),
-      hand: h("section", { class: "hand-panel panel", "aria-label": "Your cards" }),
-      seats: h("section", { class: "seats-panel panel", "aria-label": "Both sides" }),
-      log: h("div", { class: "log", tabindex: 0, "aria-label": "Game log" }),
+      hand: h("section", { class: "hand-panel panel", "aria-label": t("table.yourCards") }),
+      seats: h("section", { class: "seats-panel panel", "aria-label": t("table.bothSides") }),
+      log: h("div", { class: "log", tabindex: 0, "aria-label": t("table.gameLog") }),
       extra: h("div", { class: "table-extra" }),
       curtain: h("div", { class: "curtain", hidden: true }),
       end: h("div", { class: "end-screen", hidden: true }),
@@ -91,13 +92,13 @@ class Table extends TableBase {
     const e = this.el;
     this.board = new Board(e.boardHost, {
       rules: this.rules,
-      label: `${this.rules.title} board`,
+      label: t("table.boardLabel", { game: this.rules.title }),
       onCell: (cell) => this.clickCell(cell),
       onHover: (cell) => this.hover(cell),
       sounds: true,
     });
     const resign = h("button", { type: "button", class: "btn danger", onclick: () => this.resign() },
-      "Resign");
+      t("table.resign"));
     this.resignBtn = resign;
     mount(this.root, h("div", { class: "table-page" },
       h("div", { class: "table-top" },
@@ -105,15 +106,15 @@ class Table extends TableBase {
           h("span", { class: "mode-tag" }, this.modeLabel())),
         e.banner, this.playback.el),
       h("div", { class: "table-grid" },
-        h("section", { class: "board-area", "aria-label": "Board" }, e.boardHost),
+        h("section", { class: "board-area", "aria-label": t("table.board") }, e.boardHost),
         h("div", { class: "side" },
           e.extra,
           e.hand,
           e.seats,
-          h("section", { class: "log-panel panel", "aria-label": "Game log" },
-            h("h2", {}, "Game log"), e.log),
+          h("section", { class: "log-panel panel", "aria-label": t("table.gameLog") },
+            h("h2", {}, t("table.gameLog")), e.log),
           h("div", { class: "table-actions" }, resign,
-            h("a", { class: "btn", href: "/" }, "Lobby"))))),
+            h("a", { class: "btn", href: "/" }, t("table.lobby")))))),
     e.curtain, e.end);
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape") this.cancel();
@@ -128,7 +129,7 @@ class Table extends TableBase {
     return [0, 1].map((s) => {
       if (this.hotseat) return playerLabel(this.players[s], s, null);
       const label = playerLabel(this.players[s], s, this.shown);
-      return label || (this.mode === "friend" && this.shown !== null ? "friend" : "");
+      return label || (this.mode === "friend" && this.shown !== null ? t("table.friend") : "");
     });
   }
 
@@ -175,10 +176,10 @@ class Table extends TableBase {
     mount(this.el.curtain, h("div", { class: "curtain-card", role: "dialog", "aria-modal": "true",
       "aria-labelledby": "curtain-title" },
     h("div", { class: `chip big s${next}`, "aria-hidden": "true" }),
-    h("h2", { id: "curtain-title" }, `Pass the device to ${seatName(next)}`),
-    h("p", {}, `${seatName(next)}'s cards are hidden until ${seatName(next)} is at the screen.`),
+    h("h2", { id: "curtain-title" }, t("table.passDevice", { who: seatName(next) })),
+    h("p", {}, t("table.cardsHidden", { who: seatName(next) })),
     h("button", { type: "button", class: "btn primary big", autofocus: true,
-      onclick: () => this.reveal(next) }, `I am ${seatName(next)} — show my cards`)));
+      onclick: () => this.reveal(next) }, t("table.showMyCards", { who: seatName(next) }))));
     this.el.curtain.hidden = false;
     this.el.curtain.querySelector("button")?.focus();
   }
@@ -226,9 +227,9 @@ class Table extends TableBase {
     const aiThinking = this.thinking ?? (this.mode === "ai" && !over && view.to_move >= 0
       && /^ai/.test(this.players[view.to_move] || "") ? view.to_move : null);
     const banner = turnText({
-      rules: this.rules, view, seat: this.hotseat ? null : seat, status: msg.status, result: msg.result,
+      view, seat: this.hotseat ? null : seat, status: msg.status, end: msg.end,
       thinking: aiThinking,
-      names: [0, 1].map((s) => (/^ai/.test(this.players[s] || "") ? `${seatName(s)} (AI)` : seatName(s))),
+      names: [0, 1].map((s) => (/^ai/.test(this.players[s] || "") ? t("table.aiSeat", { who: seatName(s) }) : seatName(s))),
     });
     this.renderBanner(banner, { mine: myTurn, over, cls: view.to_move >= 0 ? `s${view.to_move}` : "",
       spinner: aiThinking !== null && !over });
@@ -236,7 +237,7 @@ class Table extends TableBase {
     if (seat !== null && seat !== undefined) {
       keepFocus(this.el.hand, () => renderHand(this.el.hand, {
         rules: this.rules, view, legal: msg.legal || [], picker: this.picker, active: myTurn && !this.busy,
-        title: this.hotseat ? `${seatName(seat)}'s hand` : "Your hand",
+        title: this.hotseat ? t("table.seatHand", { who: seatName(seat) }) : t("table.yourHand"),
         onUnit: (u, byKey) => this.chooseUnit(u, byKey),
         onStrike: (byKey) => {
           this.picker.startStrike();
@@ -253,12 +254,11 @@ class Table extends TableBase {
       this.el.hand.hidden = false;
     } else {
       this.el.hand.hidden = !this.hotseat;
-      if (this.hotseat) mount(this.el.hand, h("p", { class: "muted" }, "Cards hidden."));
+      if (this.hotseat) mount(this.el.hand, h("p", { class: "muted" }, t("table.cardsHiddenShort")));
     }
     renderSeats(this.el.seats, { rules: this.rules, view, labels: this.labels() });
     this.renderFollowedLog(msg);
-    this.renderExtra(msg, over, "Your friend has not opened the game yet. Send "
-      + `them this link; it gives them the ${seatName(1 - this.shown)} seat.`,
+    this.renderExtra(msg, over, t("table.inviteText", { seat: seatName(1 - this.shown) }),
     this.shown !== null && this.shown !== undefined || this.hotseat);
     this.resignBtn.hidden = over || seat === null || seat === undefined;
     this.setTitle(myTurn, over, this.rules.short);
@@ -275,10 +275,12 @@ class Table extends TableBase {
       const cls = this.isNow(m) ? "log-now" : "log-recent";
       for (let i = (m.before.log || []).length; i < (m.msg.log || []).length && i < log.length; i++) lineClass[i] = cls;
     }
-    renderLog(this.el.log, log.map((text, i) => ({
-      text, cls: [/destroys|damages/.test(text) ? "log-hit" : "", lineClass[i]].filter(Boolean).join(" ") })));
+    const lines = log.map((text, i) => cardLine(text, msg.log_msg?.[i]));
+    renderLog(this.el.log, lines.map((line, i) => ({
+      ...line, cls: [line.cls, lineClass[i]].filter(Boolean).join(" ") })));
     const newest = this.marks[this.marks.length - 1];
-    this.playback.say(newest?.before ? (newest.msg.log || []).slice((newest.before.log || []).length).join(" · ") : "");
+    this.playback.say(newest?.before ? lines.slice((newest.before.log || []).length, (newest.msg.log || []).length)
+      .map((line) => line.text).join(" · ") : "");
   }
 
   overlay() {
@@ -298,26 +300,16 @@ class Table extends TableBase {
     const quit = msg.result?.abandoned ? msg.result : null;
     const seat = this.hotseat ? null : this.shown;
     const mine = seat !== null && seat !== undefined;
-    let title = "Game over";
-    let cls = "";
-    if (quit) {
-      if (mine && quit.by === seat) title = "You resigned";
-      else if (mine) [title, cls] = ["You win!", "win"];
-      else title = `${seatName(1 - quit.by)} wins!`;
-    } else if (r) {
-      if (r.winner === null || r.winner === undefined) title = "Draw";
-      else if (!mine) title = `${seatName(r.winner)} wins!`;
-      else if (r.winner === seat) [title, cls] = ["You win!", "win"];
-      else [title, cls] = ["You lose", "loss"];
-    }
+    const winner = quit ? (quit.by === null ? null : 1 - quit.by) : r?.winner;
+    const cls = !mine || winner === null || winner === undefined ? "" : winner === seat ? "win" : "loss";
     const units = r?.units || [unitCount(this.rules, view.board, 0), unitCount(this.rules, view.board, 1)];
     const lost = (s) => destroyedCards(this.rules, view.destroyed?.[s]).reduce((a, [, n]) => a + n, 0);
-    const reason = quit ? `${mine && quit.by === seat ? "You" : seatName(quit.by)} resigned.`
-      : r ? resultText(this.rules, r, seat) : "The game was ended.";
-    this.endDialog({ title, cls, reason, needs: winNeeds(this.rules, r, units),
-      columns: ["Units counted", "Cards destroyed"],
+    // the end's words are the server's: a hot seat reads them as a spectator would
+    this.endDialog({ title: endSaid(mine ? msg.end?.title : msg.end?.outcome), cls,
+      reason: endSaid(msg.end?.reason), needs: winNeeds(this.rules, r, units),
+      columns: [t("end.cards.unitsCounted"), t("end.cards.cardsDestroyed")],
       rows: [0, 1].map((s) => ({ cls: `s${s}`, chip: `s${s}`, name: seatName(s), cells: [units[s], lost(s)] })),
-      buttons: [this.replayLink(), h("a", { class: "btn primary", href: "/" }, "New game")] });
+      buttons: [this.replayLink(), h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))] });
   }
 
   // ------------------------------------------------------------------ input
@@ -393,12 +385,21 @@ class Table extends TableBase {
   }
 }
 
+/** A line of a card game's log in the page's language ({text, cls, end}), from its message
+ * when it has one. */
+function cardLine(text, msg) {
+  if (!msg) return { text, cls: /destroys|damages/.test(text) ? "log-hit" : "" };
+  return { text: said(msg, text), cls: saysKey(msg, /^log\.cards\.(destroys|damages)$/) ? "log-hit" : "",
+    end: msg.key === "log.cards.over" };
+}
+
 /** What it took to win, and what each side had: the count at the end of the cards. */
 function winNeeds(rules, r, units) {
   const ogre = rules.units.some((u) => (u.countsAs ?? 1) > 1);
-  const lines = [`To win: take the other side's ${rules.baseName}, or count more units than it `
-    + `when the cards run out${ogre ? " (an Ogre counts 2)" : ""}.`];
-  if (r?.reason === "base") lines.push(`${seatName(r.winner)} took ${seatName(1 - r.winner)}'s ${rules.baseName}.`);
-  lines.push(`Units counted: ${seatName(0)} ${units[0]}, ${seatName(1)} ${units[1]}.`);
+  const lines = [t(ogre ? "end.cards.toWinOgre" : "end.cards.toWin", { base: rules.baseName })];
+  if (r?.reason === "base") {
+    lines.push(t("end.cards.took", { winner: seatName(r.winner), loser: seatName(1 - r.winner), base: rules.baseName }));
+  }
+  lines.push(t("end.cards.counted", { south: seatName(0), north: seatName(1), s: units[0], n: units[1] }));
   return lines;
 }

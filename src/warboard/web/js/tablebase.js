@@ -17,6 +17,7 @@ import { copyText, h, mount } from "./dom.js";
 import { Social } from "./social.js";
 import { Playback } from "./playback.js";
 import { getGame, rememberGame } from "./store.js";
+import { t } from "./i18n.js";
 import { toast } from "./toast.js";
 
 const END_LINE = /wins|Draw|Game over/;
@@ -26,14 +27,14 @@ const END_LINE = /wins|Draw|Game over/;
 function invitePanel(invite, text) {
   const url = new URL(invite, location.origin).href;
   const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url",
-    "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+    "aria-label": t("table.inviteLink"), onfocus: (e) => e.target.select() });
   return h("div", { class: "invite panel" },
-    h("h2", {}, "Invite a friend"),
+    h("h2", {}, t("table.inviteFriend")),
     h("p", {}, text),
     h("div", { class: "invite-row" }, field,
       h("button", { type: "button", class: "btn primary", onclick: async () => {
-        toast((await copyText(url, field)) ? "Invite link copied" : "Select the link and copy it");
-      } }, "Copy")));
+        toast(t((await copyText(url, field)) ? "table.inviteCopied" : "table.inviteSelect"));
+      } }, t("common.copy"))));
 }
 
 export class TableBase {
@@ -98,7 +99,7 @@ export class TableBase {
         onSpectators: (count) => this.social.spectators(count),
         onError: (msg) => {
           this.busy = false;
-          toast(msg.message || "Refused by the server", "error");
+          toast(msg.message || t("table.refused"), "error");
           onRefused();
           this.render();
           if (stale.test(msg.message || "")) {
@@ -106,7 +107,7 @@ export class TableBase {
           }
         },
         onStatus: (st) => {
-          if (st === "refused") toast("The server refused this seat's key.", "error");
+          if (st === "refused") toast(t("table.seatKeyRefused"), "error");
           this.root.classList.toggle("offline", st === "closed");
         },
       });
@@ -170,19 +171,19 @@ export class TableBase {
   }
 
   modeLabel() {
-    if (this.hotseat) return "hot-seat";
-    if (this.spectating()) return "spectating";
+    if (this.hotseat) return t("table.modeHotseat");
+    if (this.spectating()) return t("table.modeSpectating");
     if (this.mode === "ai") {
       const ai = this.players.find((p) => /^ai/.test(p)) || "ai";
-      return `vs AI · ${ai.replace(/^ai:?/, "") || "computer"}`;
+      return t("table.modeAi", { ai: ai.replace(/^ai:?/, "") || t("table.computer") });
     }
-    if (this.mode === "friend") return "vs a friend";
-    if (this.mode === "open") return "vs a player";
-    return this.mode === "hotseat" ? "hot-seat" : this.mode;
+    if (this.mode === "friend") return t("table.modeFriend");
+    if (this.mode === "open") return t("table.modeOpen");
+    return this.mode === "hotseat" ? t("table.modeHotseat") : this.mode;
   }
 
   resign() {
-    if (!confirm("Resign this game? It counts as a loss.")) return;
+    if (!confirm(t("table.resignConfirm"))) return;
     this.socket()?.resign();
   }
 
@@ -195,7 +196,8 @@ export class TableBase {
 
   /** The page title: whose move it is, for a background tab. */
   setTitle(mine, over, name) {
-    document.title = `${mine ? "● Your move — " : over ? "Game over — " : ""}${name} — warboard`;
+    const key = mine ? "table.titleMine" : over ? "table.titleOver" : "table.title";
+    document.title = t(key, { name });
   }
 
   /** The invite panel while a friend has not come (`invite`: what the link gives them), and
@@ -206,9 +208,9 @@ export class TableBase {
       parts.push(invitePanel(this.entry.invite, invite));
     }
     if (over) {
-      parts.push(h("div", { class: "over-links panel" }, h("strong", {}, "Game over. "),
+      parts.push(h("div", { class: "over-links panel" }, h("strong", {}, t("table.gameOver")),
         replay ? this.replayLink() : null, this.rematchButton(msg),
-        h("a", { class: "btn primary", href: "/" }, "New game")));
+        h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))));
     }
     mount(this.el.extra, ...parts);
   }
@@ -222,9 +224,9 @@ export class TableBase {
     }
     if (msg.rematch && getGame(msg.rematch)) {
       return h("a", { class: "btn rematch", href: `/play/${encodeURIComponent(msg.rematch)}` },
-        "Open the rematch");
+        t("table.rematchOpen"));
     }
-    const label = msg.rematch ? "Accept the rematch" : "Offer a rematch";
+    const label = t(msg.rematch ? "table.rematchAccept" : "table.rematchOffer");
     return h("button", { type: "button", class: "btn rematch", onclick: async (ev) => {
       ev.target.disabled = true;
       try {
@@ -233,14 +235,14 @@ export class TableBase {
           created: new Date().toISOString() });
         location.assign(`/play/${encodeURIComponent(res.id)}`);
       } catch (e) {
-        toast(`No rematch: ${e.message}`, "error");
+        toast(t("table.rematchFailed", { reason: e.message }), "error");
         ev.target.disabled = false;
       }
     } }, label);
   }
 
   replayLink() {
-    return h("a", { class: "btn replay-link", href: `/replay/${encodeURIComponent(this.id)}` }, "Watch the replay");
+    return h("a", { class: "btn replay-link", href: `/replay/${encodeURIComponent(this.id)}` }, t("table.watchReplay"));
   }
 
   /** The end-of-game dialog, once, `delay` ms after the game is seen to be over. */
@@ -267,18 +269,19 @@ export class TableBase {
     h("div", { class: "end-buttons" }, ...buttons,
       h("button", { type: "button", class: "btn", onclick: () => {
         this.el.end.hidden = true;
-      } }, "Look at the board"))));
+      } }, t("table.lookAtBoard")))));
     this.el.end.hidden = false;
     this.el.end.querySelector(".btn.primary")?.focus();
   }
 }
 
-/** The log in `el`, newest at the bottom ({text, cls} lines; a result line stands out); keeps
+/** The log in `el`, newest at the bottom ({text, cls, end} lines; a result line, `end` or
+ * English text that says so, stands out); keeps
  * the reader's scroll position unless at the end. */
 export function renderLog(el, lines, listClass = "") {
   const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
   mount(el, h("ol", { class: `log-lines ${listClass}`.trim() }, lines.map((line) => h("li", {
-    class: line.cls || (END_LINE.test(line.text) ? "log-end" : ""),
+    class: line.cls || (line.end || END_LINE.test(line.text) ? "log-end" : ""),
   }, line.text))));
   if (atEnd) el.scrollTop = el.scrollHeight;
 }

@@ -3,8 +3,8 @@
 // and the help diagrams, never to decide what is legal (the server's `legal` list does that).
 
 import { api } from "./api.js";
+import { hasKey, t } from "./i18n.js";
 
-const SHORT_TITLES = { hill218: "Hill 218", ogre218: "Ogre 218" };
 const RULESETS = {}; // game -> the promise of its ruleset
 
 /** The ruleset of `game` (hill218, ogre218), from the server once. */
@@ -16,20 +16,28 @@ export function loadRuleset(game) {
   return RULESETS[game];
 }
 
+/** The catalogue's name `names.<game>.<rest>`, or the server's (a ruleset the client does not
+ * know). */
+function named(game, rest, fallback) {
+  const key = `names.${game}.${rest}`;
+  return hasKey(key) ? t(key) : fallback;
+}
+
 function fromServer(d) {
+  const g = d.game;
   return {
-    name: d.game,
-    title: d.title,
-    short: SHORT_TITLES[d.game] || d.title,
-    strikeName: d.strike_name,
+    name: g,
+    title: named(g, "title", d.title),
+    short: named(g, "short", d.title),
+    strikeName: named(g, "strike", d.strike_name),
     strikeIcon: d.strike_icon || "airplane",
     supplyModel: d.supply_model,
-    strikesName: `${d.strike_name}s`,
-    hillName: d.hill_name,
-    baseName: d.base_name,
-    supportName: d.support_name,
+    strikesName: named(g, "strikes", `${d.strike_name}s`),
+    hillName: named(g, "hill", d.hill_name),
+    baseName: named(g, "base", d.base_name),
+    supportName: named(g, "support", d.support_name),
     units: d.units.map((u) => ({
-      name: u.name, title: u.title, abbrev: u.abbrev, count: u.count, supply: u.supply,
+      name: u.name, title: named(g, `unit.${u.name}`, u.title), abbrev: u.abbrev, count: u.count, supply: u.supply,
       attack: [...u.attack.combined, ...u.attack.individual],
       combined: u.attack.combined, individual: u.attack.individual,
       needsSupport: u.attack.combined.length > 0, support: u.support, attacks: u.attacks,
@@ -38,7 +46,7 @@ function fromServer(d) {
   };
 }
 
-export const SEAT_NAMES = ["South", "North"];
+
 
 export function unitInfo(rules, name) {
   return rules.units.find((u) => u.name === name) || {
@@ -73,12 +81,13 @@ export function abbrev(rules, name) {
 
 /** A player label for the counters: "ai:easy" -> "AI · easy"; people are "you" or nothing. */
 export function playerLabel(player, seat, mySeat) {
-  if (/^ai/.test(player || "")) return `AI · ${player.replace(/^ai:?/, "") || "computer"}`;
-  return seat === mySeat ? "you" : "";
+  if (/^ai/.test(player || "")) return t("table.aiLabel", { ai: player.replace(/^ai:?/, "") || t("table.computer") });
+  return seat === mySeat ? t("table.you") : "";
 }
 
+/** "South" (0) or "North" (1), the same in both card games. */
 export function seatName(seat) {
-  return SEAT_NAMES[seat] ?? "?";
+  return seat === 0 || seat === 1 ? t(`names.hill218.side.${seat}`) : "?";
 }
 
 export function cellText([x, y]) {

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { allTokens } from "./store.js";
 
 const EVERY_MS = 30000;
@@ -16,9 +17,9 @@ export function waitingGames(games) {
 }
 
 export function watchWaiting(header) {
-  const badge = h("a", { class: "waiting-badge", href: "/", hidden: true, title: "Games waiting for your move" });
+  const badge = h("a", { class: "waiting-badge", href: "/", hidden: true, title: t("common.waitingTitle") });
   const ask = h("button", { type: "button", class: "btn notify-btn", hidden: true,
-    onclick: () => Notification.requestPermission().then(() => { ask.hidden = true; }) }, "Notify me");
+    onclick: () => Notification.requestPermission().then(() => { ask.hidden = true; }) }, t("common.notifyMe"));
   header.append(badge, ask);
   let count = 0;
   let known = new Set();
@@ -36,7 +37,7 @@ export function watchWaiting(header) {
         count = waiting.length;
         const fresh = waiting.filter((g) => !known.has(g.id));
         if (fresh.length && known.size && window.Notification?.permission === "granted") {
-          new Notification("warboard", { body: `${fresh.length} game(s) waiting for your move` });
+          new Notification("warboard", { body: t("common.waitingNotice", { count: fresh.length }) });
         }
         known = new Set(waiting.map((g) => g.id));
       } catch {
@@ -44,7 +45,7 @@ export function watchWaiting(header) {
       }
     }
     badge.hidden = !count;
-    badge.textContent = `${count} waiting`;
+    badge.textContent = t("common.waitingBadge", { count });
     ask.hidden = !count || !window.Notification || Notification.permission !== "default";
     title();
   };

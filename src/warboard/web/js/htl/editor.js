@@ -5,24 +5,22 @@
 
 import { api } from "../api.js";
 import { h, mount } from "../dom.js";
+import { t } from "../i18n.js";
 import { rememberGame } from "../store.js";
 import { toast } from "../toast.js";
 import { HexBoard } from "./hexboard.js";
-import { loadTables } from "./names.js";
+import { KINDS, TERRAIN, loadTables } from "./names.js";
 
 const GAME = "holdtheline";
 const EDGES = ["north", "south", "west", "east"];
 const MIN_SIZE = 5;
 const MAX_SIZE = 30;
 const CHECK_DELAY_MS = 300;
-const HELP = "Terrain is per hex: paint each hex. A river is a line of waterway hexes, crossed "
-  + "at bridge and ford hexes. Hexes are \"col,row\", 0,0 at the top left; odd rows sit half a "
-  + "hex to the right. Every change is checked by the server's scenario validator; a problem "
-  + "names its field and, when it has one, its hex (marked on the board).";
+
 
 const hexOf = (text) => text.split(",").map(Number);
 const key = ([c, r]) => `${c},${r}`;
-const capital = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const listOf = (v) => (Array.isArray(v) ? v : [v]);
 
 function blankSide(label, home) {
@@ -31,7 +29,7 @@ function blankSide(label, home) {
 }
 
 export function blankModel() {
-  return { title: "My battle", summary: "A battle of my own.", history: "Invented.",
+  return { title: t("editor.blankTitle"), summary: t("editor.blankSummary"), history: t("editor.blankHistory"),
     special_rules: "", cols: 10, rows: 8, first: "american", turn_limit: 8, time_out: "draw",
     options: {}, terrain: {}, places: {},
     sides: { american: blankSide("Americans", "south"), british: blankSide("British", "north") } };
@@ -86,7 +84,7 @@ export class ScenarioEditor {
 
   async check() {
     const asked = ++this.asked;
-    this.status.textContent = "Checking…";
+    this.status.textContent = t("editor.checking");
     this.status.className = "editor-status checking";
     this.status.dataset.ok = "checking"; // nothing is saved or downloaded from an old answer
     for (const b of this.needValid) b.disabled = true;
@@ -105,7 +103,7 @@ export class ScenarioEditor {
     const ok = !!c?.ok;
     this.status.className = `editor-status ${ok ? "ok" : "problem"}`;
     this.status.dataset.ok = String(ok);
-    this.status.textContent = ok ? `✓ Valid: ${c.summary.title} — ${c.summary.summary}`
+    this.status.textContent = ok ? t("editor.valid", { title: c.summary.title, summary: c.summary.summary })
       : `✗ ${c.errors[0].field}: ${c.errors[0].problem}`;
     for (const b of this.needValid) b.disabled = !ok;
     this.drawBoard();
@@ -190,23 +188,23 @@ export class ScenarioEditor {
   show() {
     this.status = h("p", { class: "editor-status", role: "status", "aria-live": "polite" }, "…");
     this.boardHost = h("div", { class: "htl-board-host editor-board" });
-    this.board = new HexBoard(this.boardHost, { label: "Scenario board", onHex: (at) => this.clickHex(at) });
+    this.board = new HexBoard(this.boardHost, { label: t("editor.board"), onHex: (at) => this.clickHex(at) });
     this.forms = h("div", { class: "editor-forms" });
     this.toolbar = h("div", { class: "editor-tools" });
     this.links = h("div", { class: "editor-links" });
     const download = h("button", { type: "button", class: "btn", id: "editor-download",
-      onclick: () => this.download() }, "Download TOML");
+      onclick: () => this.download() }, t("editor.download"));
     const save = h("button", { type: "button", class: "btn primary", id: "editor-save",
-      onclick: () => this.save() }, "Save and share");
+      onclick: () => this.save() }, t("editor.save"));
     const upload = h("input", { type: "file", accept: ".toml,text/plain", id: "editor-upload",
       class: "sr-only", onchange: (e) => this.upload(e.target.files[0]) });
     this.needValid = [download, save];
     mount(this.root, h("section", { class: "editor" },
-      h("h1", {}, "Design a battle"),
-      h("p", { class: "hint editor-help" }, HELP),
+      h("h1", {}, t("editor.title")),
+      h("p", { class: "hint editor-help" }, t("editor.help")),
       h("div", { class: "editor-actions" }, save, download,
-        h("label", { class: "btn", for: "editor-upload" }, "Upload TOML"), upload,
-        h("button", { type: "button", class: "btn ghost", onclick: () => this.load(blankModel()) }, "New")),
+        h("label", { class: "btn", for: "editor-upload" }, t("editor.upload")), upload,
+        h("button", { type: "button", class: "btn ghost", onclick: () => this.load(blankModel()) }, t("editor.new"))),
       this.links, this.status, this.toolbar,
       h("div", { class: "editor-main" }, this.boardHost, this.forms)));
     this.render(true);
@@ -242,8 +240,8 @@ export class ScenarioEditor {
   }
 
   drawTools() {
-    const tools = { terrain: "Paint terrain", unit: "Place unit", leader: "Place leader", vp: "VP counter",
-      objective: "Objective", exit: "Exit hex", entry: "Entry hex", place: "Name a hex", erase: "Erase pieces" };
+    const tools = ["terrain", "unit", "leader", "vp", "objective", "exit", "entry", "place", "erase"]
+      .map((k) => [k, t(`editor.tool.${k}`)]);
     const sides = Object.keys(this.model.sides);
     const f = this.form || {};
     const sel = (id, options, value, onchange) => h("select", { id, onchange },
@@ -251,39 +249,39 @@ export class ScenarioEditor {
     const kinds = Object.keys(this.tables.units);
     const kind = f.kind?.value || kinds[0];
     this.form = {
-      kind: sel("editor-kind", kinds.map((k) => [k, this.tables.units[k].label]), kind, () => {
+      kind: sel("editor-kind", kinds.map((k) => [k, KINDS[k]?.title || this.tables.units[k].label]), kind, () => {
         this.form.mp.value = this.form.mp.max = this.tables.units[this.form.kind.value].max_mp;
       }),
       mp: h("input", { id: "editor-mp", type: "number", min: 1, max: this.tables.units[kind].max_mp, value: f.mp?.value || this.tables.units[kind].max_mp }),
-      uid: h("input", { id: "editor-uid", size: 6, placeholder: "auto", value: f.uid?.value || "" }),
-      lname: h("input", { id: "editor-lname", size: 10, placeholder: "name", value: f.lname?.value || "" }),
+      uid: h("input", { id: "editor-uid", size: 6, placeholder: t("editor.auto"), value: f.uid?.value || "" }),
+      lname: h("input", { id: "editor-lname", size: 10, placeholder: t("editor.namePlaceholder"), value: f.lname?.value || "" }),
       combat: sel("editor-combat", [[1, "1"], [2, "2"]], f.combat?.value || 1),
       hits: sel("editor-hits", [[1, "1"], [2, "2"]], f.hits?.value || 1),
       ovp: h("input", { id: "editor-ovp", type: "number", min: 1, max: 99, value: f.ovp?.value || 1 }),
-      place: h("input", { id: "editor-place", size: 12, placeholder: "hex name", value: f.place?.value || "" }),
+      place: h("input", { id: "editor-place", size: 12, placeholder: t("editor.hexName"), value: f.place?.value || "" }),
     };
-    const into = [["board", "on the board at the start"],
-      ...this.side().reinforcements.map((r, i) => [i, `reinforcement ${i + 1} (turn ${r.turn})`])];
+    const into = [["board", t("editor.intoBoard")],
+      ...this.side().reinforcements.map((r, i) => [i, t("editor.intoReinforcement", { n: i + 1, turn: r.turn })])];
     const extra = {
-      terrain: [h("label", { for: "editor-brush" }, "Terrain"), sel("editor-brush",
-        Object.keys(this.tables.terrain).map((t) => [t, capital(t)]), this.brush, (e) => { this.brush = e.target.value; })],
-      unit: [h("label", { for: "editor-kind" }, "Kind"), this.form.kind, h("label", { for: "editor-mp" }, "MP"),
-        this.form.mp, h("label", { for: "editor-uid" }, "Id"), this.form.uid],
-      leader: [h("label", { for: "editor-lname" }, "Name"), this.form.lname,
-        h("label", { for: "editor-combat" }, "Rating (11.6): combat"), this.form.combat,
-        h("label", { for: "editor-hits" }, "hits"), this.form.hits],
+      terrain: [h("label", { for: "editor-brush" }, t("editor.terrain")), sel("editor-brush",
+        Object.keys(this.tables.terrain).map((ter) => [ter, TERRAIN[ter]?.title || capital(ter)]), this.brush, (e) => { this.brush = e.target.value; })],
+      unit: [h("label", { for: "editor-kind" }, t("editor.kind")), this.form.kind, h("label", { for: "editor-mp" }, "MP"),
+        this.form.mp, h("label", { for: "editor-uid" }, t("editor.id")), this.form.uid],
+      leader: [h("label", { for: "editor-lname" }, t("players.name")), this.form.lname,
+        h("label", { for: "editor-combat" }, t("editor.ratingCombat")), this.form.combat,
+        h("label", { for: "editor-hits" }, t("editor.ratingHits")), this.form.hits],
       objective: [h("label", { for: "editor-ovp" }, "VP"), this.form.ovp],
-      place: [h("label", { for: "editor-place" }, "Name (empty: remove)"), this.form.place],
-      entry: this.into === "board" ? [h("span", { class: "hint" }, "choose a reinforcement below first")] : [],
+      place: [h("label", { for: "editor-place" }, t("editor.placeName")), this.form.place],
+      entry: this.into === "board" ? [h("span", { class: "hint" }, t("editor.entryFirst"))] : [],
     }[this.tool] || [];
     const pieces = ["unit", "leader"].includes(this.tool)
-      ? [h("label", { for: "editor-into" }, "Into"), sel("editor-into", into, this.into, (e) => {
+      ? [h("label", { for: "editor-into" }, t("editor.into")), sel("editor-into", into, this.into, (e) => {
         this.into = e.target.value === "board" ? "board" : Number(e.target.value);
       })] : [];
     mount(this.toolbar,
-      h("div", { class: "field" }, h("label", { for: "editor-tool" }, "Tool"),
-        sel("editor-tool", Object.entries(tools), this.tool, (e) => { this.tool = e.target.value; this.drawTools(); }),
-        h("label", { for: "editor-side" }, "Side"),
+      h("div", { class: "field" }, h("label", { for: "editor-tool" }, t("editor.toolLabel")),
+        sel("editor-tool", tools, this.tool, (e) => { this.tool = e.target.value; this.drawTools(); }),
+        h("label", { for: "editor-side" }, t("table.side")),
         sel("editor-side", sides.map((n) => [n, this.model.sides[n].label || capital(n)]), this.sideName, (e) => {
           this.sideName = e.target.value;
           this.into = "board";
@@ -302,25 +300,25 @@ export class ScenarioEditor {
       attrs.rows ? value : null));
     const num = (label, id, value, set, attrs = {}) => text(label, id, value ?? "", (mm, v) => set(mm, v === "" ? null : Number(v)),
       { type: "number", ...attrs });
-    const general = h("fieldset", {}, h("legend", {}, "The battle"),
-      text("Title", "editor-title", m.title, (mm, v) => { mm.title = v; }),
-      text("Summary (one line)", "editor-summary", m.summary, (mm, v) => { mm.summary = v; }),
-      text("Date (YYYY-MM-DD, optional)", "editor-date", m.date || "", (mm, v) => {
+    const general = h("fieldset", {}, h("legend", {}, t("editor.battle")),
+      text(t("editor.fieldTitle"), "editor-title", m.title, (mm, v) => { mm.title = v; }),
+      text(t("editor.summary"), "editor-summary", m.summary, (mm, v) => { mm.summary = v; }),
+      text(t("editor.date"), "editor-date", m.date || "", (mm, v) => {
         if (v) mm.date = v;
         else delete mm.date;
       }),
-      text("History", "editor-history", m.history, (mm, v) => { mm.history = v; }, { rows: 3 }),
-      text("Special rules", "editor-special", m.special_rules || "", (mm, v) => { mm.special_rules = v; }, { rows: 2 }),
-      num("Columns (5–30)", "editor-cols", m.cols, (mm, v) => { mm.cols = v; }, { min: MIN_SIZE, max: MAX_SIZE }),
-      num("Rows (5–30)", "editor-rows", m.rows, (mm, v) => { mm.rows = v; }, { min: MIN_SIZE, max: MAX_SIZE }),
-      num("Turn limit", "editor-turns", m.turn_limit, (mm, v) => { mm.turn_limit = v; }, { min: 1, max: 50 }),
-      this.choice("First side", "editor-first", names.map((n) => [n, n]), m.first, (mm, v) => { mm.first = v; }),
-      this.choice("At the turn limit", "editor-timeout",
-        [...names.map((n) => [n, `${n} win`]), ["draw", "a draw"], ["vp", "more VP wins"]], m.time_out,
+      text(t("editor.history"), "editor-history", m.history, (mm, v) => { mm.history = v; }, { rows: 3 }),
+      text(t("editor.special"), "editor-special", m.special_rules || "", (mm, v) => { mm.special_rules = v; }, { rows: 2 }),
+      num(t("editor.cols"), "editor-cols", m.cols, (mm, v) => { mm.cols = v; }, { min: MIN_SIZE, max: MAX_SIZE }),
+      num(t("editor.rows"), "editor-rows", m.rows, (mm, v) => { mm.rows = v; }, { min: MIN_SIZE, max: MAX_SIZE }),
+      num(t("editor.turnLimit"), "editor-turns", m.turn_limit, (mm, v) => { mm.turn_limit = v; }, { min: 1, max: 50 }),
+      this.choice(t("editor.firstSide"), "editor-first", names.map((n) => [n, n]), m.first, (mm, v) => { mm.first = v; }),
+      this.choice(t("editor.atLimit"), "editor-timeout",
+        [...names.map((n) => [n, t("htl.timeOutWin", { side: n })]), ["draw", t("htl.timeOutDraw")], ["vp", t("editor.moreVpWins")]], m.time_out,
         (mm, v) => { mm.time_out = v; }));
-    const options = h("fieldset", {}, h("legend", {}, "Optional rules"),
+    const options = h("fieldset", {}, h("legend", {}, t("editor.optionalRules")),
       Object.entries(this.tables.options).map(([name, o]) => (name === "ap_adjust"
-        ? text(`${o.rule} ${o.text} (two numbers, e.g. 1,0; empty: off)`, "editor-opt-ap_adjust",
+        ? text(`${o.rule} ${o.text} ${t("editor.twoNumbers")}`, "editor-opt-ap_adjust",
           (m.options.ap_adjust || []).join(","), (mm, v) => {
             if (v.trim()) mm.options.ap_adjust = v.split(",").map(Number);
             else delete mm.options.ap_adjust;
@@ -351,44 +349,45 @@ export class ScenarioEditor {
           { forms: redraw }) }));
     const numbers = (v) => v.split(",").map((x) => x.trim()).filter(Boolean).map(Number);
     const pieces = (group, where) => h("ul", { class: "editor-pieces" },
-      group.units.map((u, i) => h("li", {}, `${u.id}: ${this.tables.units[u.kind]?.label || u.kind}, ${u.mp} MP at ${u.at} `,
-        this.remove(`Remove unit ${u.id}`, () => where(this.model.sides[name]).units.splice(i, 1)))),
-      group.leaders.map((ld, i) => h("li", {}, `★ ${ld.name} ${ld.rating.join("/")} at ${ld.at} `,
-        this.remove(`Remove leader ${ld.name}`, () => where(this.model.sides[name]).leaders.splice(i, 1)))));
+      group.units.map((u, i) => h("li", {}, t("editor.unitEntry", { id: u.id, kind: KINDS[u.kind]?.title || u.kind, mp: u.mp, at: u.at }),
+        this.remove(t("editor.removeUnit", { id: u.id }), () => where(this.model.sides[name]).units.splice(i, 1)))),
+      group.leaders.map((ld, i) => h("li", {}, t("editor.leaderEntry", { name: ld.name, rating: ld.rating.join("/"), at: ld.at }),
+        this.remove(t("editor.removeLeader", { name: ld.name }), () => where(this.model.sides[name]).leaders.splice(i, 1)))));
     return h("fieldset", { class: "editor-side", "data-side": name },
-      h("legend", {}, `Side: ${s.label || name}`),
-      input("Name (a-z, 0-9, _)", "name", name, (_, v, m) => {
+      h("legend", {}, t("editor.sideLegend", { side: s.label || name })),
+      input(t("editor.sideName"), "name", name, (_, v, m) => {
         if (renameSide(m, name, v.trim()) && this.sideName === name) this.sideName = v.trim();
       }, { redraw: true }),
-      input("Label", "label", s.label || "", (side, v) => { side.label = v; }),
-      h("div", { class: "field" }, h("span", { class: "field-label" }, "Home edges"),
+      input(t("editor.label"), "label", s.label || "", (side, v) => { side.label = v; }),
+      h("div", { class: "field" }, h("span", { class: "field-label" }, t("editor.homeEdges")),
         EDGES.map((e) => h("label", { class: "check" }, h("input", { type: "checkbox", id: id(`home-${e}`),
           checked: listOf(s.home).includes(e) || null,
           onchange: (ev) => this.change((m) => {
             const side = m.sides[name];
             const home = listOf(side.home).filter((x) => x !== e);
             side.home = ev.target.checked ? [...home, e] : home;
-          }, { forms: false }) }), ` ${e}`))),
-      input("Command AP (one number, or one per turn: 1,1,2)", "ap", listOf(s.command_ap).join(","), (side, v) => {
+          }, { forms: false }) }), ` ${t(`lobby.edge.${e}`)}`))),
+      input(t("editor.commandAp"), "ap", listOf(s.command_ap).join(","), (side, v) => {
         const ap = numbers(v);
         side.command_ap = ap.length === 1 ? ap[0] : ap;
       }),
-      input("VP target (empty: none)", "vp", s.vp_target ?? "", (side, v) => {
+      input(t("editor.vpTarget"), "vp", s.vp_target ?? "", (side, v) => {
         if (v.trim()) side.vp_target = Number(v);
         else delete side.vp_target;
       }),
-      s.exits.length ? input("Exit VP: VP per units exited (e.g. 2,3)", "exit-vp", (s.exit_vp || [1, 1]).join(","),
+      s.exits.length ? input(t("editor.exitVp"), "exit-vp", (s.exit_vp || [1, 1]).join(","),
         (side, v) => { side.exit_vp = numbers(v); }) : null,
-      h("p", { class: "hint" }, `VP counters ${s.vp_counters.join(" ") || "none"}; objectives `
-        + `${s.objectives.map((o) => `${o.at} (${o.vp} VP)`).join(" ") || "none"}; exits ${s.exits.join(" ") || "none"}`),
+      h("p", { class: "hint" }, t("editor.sideSummary", { counters: s.vp_counters.join(" ") || t("editor.none"),
+        objectives: s.objectives.map((o) => `${o.at} (${o.vp} VP)`).join(" ") || t("editor.none"),
+        exits: s.exits.join(" ") || t("editor.none") })),
       pieces(s, (side) => side),
       h("div", { class: "editor-reinforcements" },
         s.reinforcements.map((r, i) => h("div", { class: "editor-reinforcement" },
-          input(`Reinforcement ${i + 1}: turn`, `r${i}-turn`, r.turn, (side, v) => { side.reinforcements[i].turn = Number(v); },
+          input(t("editor.reinforcementTurn", { n: i + 1 }), `r${i}-turn`, r.turn, (side, v) => { side.reinforcements[i].turn = Number(v); },
             { type: "number", min: 2, redraw: true }),
-          h("p", { class: "hint" }, `entry hexes ${r.entry.join(" ") || "none (each at its own hex)"}`),
+          h("p", { class: "hint" }, t("editor.entryHexes", { hexes: r.entry.join(" ") || t("editor.entryNone") })),
           pieces(r, (side) => side.reinforcements[i]),
-          this.remove(`Remove reinforcement ${i + 1}`, () => {
+          this.remove(t("editor.removeReinforcement", { n: i + 1 }), () => {
             this.model.sides[name].reinforcements.splice(i, 1);
             this.into = "board";
           }))),
@@ -396,7 +395,7 @@ export class ScenarioEditor {
           m.sides[name].reinforcements.push({ turn: 2, entry: [], units: [], leaders: [] });
           this.sideName = name;
           this.into = m.sides[name].reinforcements.length - 1;
-        }) }, "Add a reinforcement")));
+        }) }, t("editor.addReinforcement"))));
   }
 
   remove(label, fn) {
@@ -421,7 +420,7 @@ export class ScenarioEditor {
     if (!answer.ok) {
       this.checked = answer;
       this.showCheck();
-      toast(`That file is not a valid scenario: ${answer.errors[0].field}: ${answer.errors[0].problem}`, "error");
+      toast(t("editor.badFile", { field: answer.errors[0].field, problem: answer.errors[0].problem }), "error");
       return;
     }
     this.load(answer.model);
@@ -432,7 +431,7 @@ export class ScenarioEditor {
       const saved = await api.storeScenario({ game: GAME, model: this.model });
       this.showLinks(saved.id);
     } catch (e) {
-      toast(`Not saved: ${e.message}`, "error");
+      toast(t("editor.notSaved", { reason: e.message }), "error");
     }
   }
 
@@ -442,8 +441,8 @@ export class ScenarioEditor {
     history.replaceState(null, "", path);
     const play = (mode, label) => h("button", { type: "button", class: "btn primary", "data-mode": mode,
       onclick: () => this.play(id, mode) }, label);
-    mount(this.links, h("p", {}, "Saved. Share it: ", h("a", { href: link, id: "editor-link" }, link)),
-      h("div", { class: "editor-actions" }, play("ai", "Play against the computer"), play("friend", "Play with a friend")));
+    mount(this.links, h("p", {}, t("editor.saved"), h("a", { href: link, id: "editor-link" }, link)),
+      h("div", { class: "editor-actions" }, play("ai", t("editor.playAi")), play("friend", t("editor.playFriend"))));
   }
 
   async play(id, mode) {
@@ -453,7 +452,7 @@ export class ScenarioEditor {
         invite: res.invite, created: new Date().toISOString() });
       location.assign(`/play/${encodeURIComponent(res.id)}`);
     } catch (e) {
-      toast(`Could not start the game: ${e.message}`, "error");
+      toast(t("lobby.startFailed", { reason: e.message }), "error");
     }
   }
 }
@@ -475,7 +474,7 @@ function renameSide(m, from, to) {
 
 /** The editor page: a new battle, or the stored one named by ?scenario=ID. */
 export async function showEditor(root) {
-  mount(root, h("p", { class: "notice" }, "Loading the editor…"));
+  mount(root, h("p", { class: "notice" }, t("editor.loading")));
   const [tables] = await Promise.all([api.rules(GAME), loadTables()]);
   const editor = new ScenarioEditor(root, tables);
   editor.show();
@@ -486,7 +485,7 @@ export async function showEditor(root) {
       editor.load(stored.model);
       editor.showLinks(id);
     } catch (e) {
-      toast(`Scenario ${id}: ${e.message}`, "error");
+      toast(t("editor.scenarioFailed", { id, reason: e.message }), "error");
     }
   }
   return editor;

@@ -4,6 +4,7 @@
 // sight, decision hexes, the last action). Clicks come back as hexes ([col, row]).
 
 import { ARROWS, h, s, clear } from "../dom.js";
+import { t } from "../i18n.js";
 import { KINDS, TERRAIN, hexKey, hexText, leaderById, onBoard, sideColour, sideTitle, unitById } from "./names.js";
 
 const R = 50; // hex radius (centre to corner), in SVG user units
@@ -36,10 +37,10 @@ export class HexBoard {
     const btn = (label, text, fn) => h("button", { type: "button", class: "zoom-btn", "aria-label": label,
       title: label, onclick: fn }, text);
     this.controls = h("div", { class: "board-controls" },
-      btn("Zoom in", "+", () => this.setZoom(this.zoom * 1.3)),
-      btn("Zoom out", "−", () => this.setZoom(this.zoom / 1.3)),
-      btn("Fit the board", "⤢", () => this.setZoom(1)),
-      btn("Turn the board round", "⇅", () => {
+      btn(t("table.zoomIn"), "+", () => this.setZoom(this.zoom * 1.3)),
+      btn(t("table.zoomOut"), "−", () => this.setZoom(this.zoom / 1.3)),
+      btn(t("htl.fitBoard"), "⤢", () => this.setZoom(1)),
+      btn(t("table.turnRound"), "⇅", () => {
         this.flipped = !this.flipped;
         this.redraw();
       }));
@@ -191,13 +192,13 @@ export class HexBoard {
     const coords = clear(this.layers.coords);
     for (let r = 0; r < view.rows; r++) {
       for (let c = 0; c < view.cols; c++) {
-        const t = terrain.get(`${c},${r}`) || "clear";
+        const ter = terrain.get(`${c},${r}`) || "clear";
         const [x, y] = this.centre([c, r]);
-        const cell = s("g", { class: `hex t-${t}`, "data-hex": `${c},${r}` },
+        const cell = s("g", { class: `hex t-${ter}`, "data-hex": `${c},${r}` },
           s("polygon", { class: "hex-base", points: pts(corners(x, y)) }));
-        const art = terrainArt(t, x, y);
+        const art = terrainArt(ter, x, y);
         if (art) cell.append(art);
-        cell.append(s("title", {}, `${hexText([c, r])}: ${TERRAIN[t]?.title || t} — ${TERRAIN[t]?.effect || ""}`));
+        cell.append(s("title", {}, `${hexText([c, r])}: ${TERRAIN[ter]?.title || ter} — ${TERRAIN[ter]?.effect || ""}`));
         g.append(cell);
         coords.append(s("text", { class: "hex-coord", x, y: y - R * 0.68 }, `${c},${r}`));
       }
@@ -214,11 +215,11 @@ export class HexBoard {
     const side = this.screenEdge(edge);
     const w = this.width;
     const hgt = this.height;
-    const t = 10;
-    const rect = { north: [0, 0, w, t], south: [0, hgt - t, w, t], west: [0, 0, t, hgt],
-      east: [w - t, 0, t, hgt] }[side];
+    const band = 10;
+    const rect = { north: [0, 0, w, band], south: [0, hgt - band, w, band], west: [0, 0, band, hgt],
+      east: [w - band, 0, band, hgt] }[side];
     if (!rect) return s("g", {});
-    const label = `${sideTitle(view, seat)} home edge`;
+    const label = t("htl.homeEdge", { side: sideTitle(view, seat) });
     const [lx, ly, rot] = { north: [w / 2, 24, 0], south: [w / 2, hgt - 14, 0], west: [22, hgt / 2, -90],
       east: [w - 22, hgt / 2, 90] }[side];
     return s("g", { class: `edge c-${colour}` },
@@ -249,7 +250,7 @@ export class HexBoard {
           s("path", { class: "flag-pole", d: "M0 0 V26" }),
           s("path", { class: "flag", d: "M0 1 L17 6 L0 12 Z" })),
         o.vp ? s("text", { class: "objective-vp", x: x + R * 0.5, y: y - R * 0.45 }, `${o.vp} VP`) : null,
-        s("title", {}, `Objective ${hexText(at)}${o.vp ? `: ${o.vp} VP` : ""}`)));
+        s("title", {}, t(o.vp ? "htl.objectiveVp" : "htl.objective", { at: hexText(at), vp: o.vp }))));
     }
     // reinforcements still to come: a dashed hex where they enter, with their number and turn
     const coming = new Map();
@@ -267,8 +268,8 @@ export class HexBoard {
       g.append(s("g", { class: `reinforce-mark c-${sideColour(view, side)}`, "data-reinforce": hexKey(at) },
         s("polygon", { class: "reinforce-ring", points: pts(corners(x, y, R * 0.8)) }),
         s("text", { class: "reinforce-label", x, y: y + R * 0.7 }, `+${pieces.length} T${turns.join("/")}`),
-        s("title", {}, `${sideTitle(view, side)} reinforcements entering at ${hexText(at)} on turn `
-          + `${turns.join(" or ")}: ${names.join(", ")}`)));
+        s("title", {}, t("htl.reinforcements", { side: sideTitle(view, side), at: hexText(at),
+          turns: turns.join(t("htl.or")), names: names.join(t("common.listSep")) }))));
     }
     for (const ex of view.exits || []) {
       const list = Array.isArray(ex.hexes) ? ex.hexes : Array.isArray(ex.at) ? [ex.at] : [];
@@ -277,8 +278,8 @@ export class HexBoard {
         const seat = ex.side ?? ex.seat;
         g.append(s("g", { class: `exit-mark c-${sideColour(view, seat ?? 0)}` },
           s("polygon", { class: "exit-ring", points: pts(corners(x, y, R * 0.86)) }),
-          s("text", { class: "exit-label", x, y: y + R * 0.78 }, "EXIT"),
-          s("title", {}, `${seat !== undefined ? `${sideTitle(view, seat)} ` : ""}exit hex ${hexText(at)}`)));
+          s("text", { class: "exit-label", x, y: y + R * 0.78 }, t("htl.exitMark")),
+          s("title", {}, (seat !== undefined ? `${sideTitle(view, seat)} ` : "") + t("htl.exitHex", { at: hexText(at) }))));
       }
     }
   }
@@ -303,8 +304,7 @@ export class HexBoard {
         g.append(s("g", { class: `vp-token c-${sideColour(view, v.side)}`, "data-hex": k },
           s("circle", { cx: x - R * 0.5, cy: y + R * 0.42, r: 13 }),
           s("text", { x: x - R * 0.5, y: y + R * 0.42 + 4.5 }, "VP"),
-          s("title", {}, `${sideTitle(view, v.side)} VP counter ${v.id || ""} at ${hexText(at)}: `
-            + `the enemy scores 1 VP by taking it`)));
+          s("title", {}, t("htl.vpCounter", { side: sideTitle(view, v.side), id: v.id || "", at: hexText(at) }))));
       }
       const shift = leaders.length && units.length ? -6 : 0;
       const n = units.length;
@@ -337,7 +337,8 @@ export class HexBoard {
       st.done ? "done" : "", st.choosable ? "choosable" : ""].filter(Boolean).join(" ");
     const g = s("g", { class: cls, "data-hex": hexKey(u.at), "data-unit": u.id,
       tabindex: st.canAct || st.choosable ? 0 : null, role: st.canAct || st.choosable ? "button" : null,
-      "aria-label": `${sideTitle(view, u.side)} ${kind.title} ${u.id}, ${u.mp} MP${st.canAct ? ", can act" : ""}` });
+      "aria-label": t("htl.counterLabel", { side: sideTitle(view, u.side), kind: kind.title, id: u.id, mp: u.mp })
+        + (st.canAct ? t("htl.canAct") : "") });
     if (st.canAct || st.selected || st.choosable) {
       g.append(s("rect", { class: "act-ring", x: x - half - 6, y: y - half - 6, width: size + 12, height: size + 12,
         rx: 10 }));
@@ -364,9 +365,9 @@ export class HexBoard {
       g.append(s("circle", { class: "lost-pip", cx: x + half - 6, cy: y + half - 7 - i * 8, r: 3 }));
     }
     if (st.done) g.append(s("text", { class: "done-mark", x: x + half - 7, y: y - half + 13 }, "✓"));
-    g.append(s("title", {}, `${sideTitle(view, u.side)} ${kind.title} ${u.id} at ${hexText(u.at)}: ${u.mp} MP`
-      + `${u.start_mp && u.start_mp !== u.mp ? ` (started with ${u.start_mp})` : ""}`
-      + `${u.acted ? " · has acted this turn" : ""}`));
+    g.append(s("title", {}, t("htl.counterTitle", { side: sideTitle(view, u.side), kind: kind.title, id: u.id, at: hexText(u.at), mp: u.mp })
+      + (u.start_mp && u.start_mp !== u.mp ? t("htl.startedWith", { n: u.start_mp }) : "")
+      + (u.acted ? t("htl.hasActedTurn") : "")));
     return g;
   }
 
@@ -376,7 +377,7 @@ export class HexBoard {
       st.done ? "done" : ""].filter(Boolean).join(" ");
     const g = s("g", { class: cls, "data-hex": hexKey(l.at), "data-leader": l.id,
       tabindex: st.canAct ? 0 : null, role: st.canAct ? "button" : null,
-      "aria-label": `${sideTitle(view, l.side)} leader ${l.name}${st.canAct ? ", can act" : ""}` });
+      "aria-label": t("htl.leaderLabel", { side: sideTitle(view, l.side), name: l.name }) + (st.canAct ? t("htl.canAct") : "") });
     if (st.canAct || st.selected) g.append(s("circle", { class: "act-ring", cx: x, cy: y, r: 19 }));
     g.append(s("circle", { class: "leader-disc", cx: x, cy: y, r: 14 }));
     g.append(s("path", { class: "leader-star", d: starPath(x, y, 11, 4.6) }));
@@ -386,8 +387,8 @@ export class HexBoard {
     const ly = labelY + i * 15;
     g.append(s("rect", { class: "leader-tag", x: x - tw / 2, y: ly - 10, width: tw, height: 14, rx: 7 }));
     g.append(s("text", { class: "leader-name", x, y: ly + 1 }, short));
-    g.append(s("title", {}, `${sideTitle(view, l.side)} leader ${name} at ${hexText(l.at)}`
-      + `${l.rating ? ` (rating ${l.rating.join("/")})` : ""}${l.acted ? " · has acted" : ""}`));
+    g.append(s("title", {}, t("htl.leaderTitle", { side: sideTitle(view, l.side), name, at: hexText(l.at) })
+      + (l.rating ? t("htl.leaderRating", { rating: l.rating.join("/") }) : "") + (l.acted ? t("htl.hasActed") : "")));
     return g;
   }
 
@@ -631,7 +632,7 @@ function legendList(view, used) {
   const ul = h("ul", { class: "htl-legend" });
   for (const p of view.places || []) {
     ul.append(h("li", {}, h("span", { class: "legend-place" }, "⌖"),
-      h("span", {}, h("strong", {}, p.name), ` — hex ${hexText(p.at)}`)));
+      h("span", {}, h("strong", {}, p.name), t("htl.placeHex", { at: hexText(p.at) }))));
   }
   for (const t of used) {
     const svg = s("svg", { class: "legend-hex", viewBox: "-52 -52 104 104", "aria-hidden": "true" },

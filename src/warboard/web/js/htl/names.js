@@ -2,12 +2,13 @@
 // for actions and prompts. Only labels: what is legal always comes from the server's `legal`.
 
 import { api } from "../api.js";
+import { hasKey, t } from "../i18n.js";
+import { eventText } from "../said.js";
 
 // the marks on the counters and what the terrain table does not say; the rest is the server's
 const MARKS = { elite: "E", light: "Lt", militia: "M" };
-const TERRAIN_NOTES = { bridge: "crosses the waterway", ford: "crosses the waterway" };
-const MOVEMENT_WORDS = { stop: "stop on entering", waterway: "stops and ends the move",
-  impassable: "impassable" };
+const CROSSINGS = new Set(["bridge", "ford"]);
+const MOVEMENTS = new Set(["stop", "waterway", "impassable"]);
 
 /** Terrain name -> {title, effect}, unit kind -> {title, mark}: filled by loadTables. */
 export const TERRAIN = {};
@@ -15,14 +16,17 @@ export const KINDS = {};
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const signed = (n) => (n > 0 ? `+${n}` : `−${-n}`);
+/** The catalogue's `names.holdtheline.<rest>`, else `fallback` (a name the client does not know). */
+const named = (rest, fallback) => (hasKey(`names.holdtheline.${rest}`) ? t(`names.holdtheline.${rest}`) : fallback);
 
-function terrainEffect(name, t) {
-  const parts = [t.combat ? `${signed(t.combat)} to hit it` : null, MOVEMENT_WORDS[t.movement],
-    t.blocks_los ? "blocks sight" : null, t.morale ? `${signed(t.morale)} morale` : null]
+function terrainEffect(name, tr) {
+  const parts = [tr.combat ? t("htl.terrainCombat", { n: signed(tr.combat) }) : null,
+    MOVEMENTS.has(tr.movement) ? t(`htl.movement.${tr.movement}`) : null,
+    tr.blocks_los ? t("htl.blocksSight") : null, tr.morale ? t("htl.terrainMorale", { n: signed(tr.morale) }) : null]
     .filter(Boolean);
-  const note = TERRAIN_NOTES[name];
-  if (note) return parts.length ? [...parts, note].join(" · ") : `${note}, no effect`;
-  return parts.join(" · ") || "no effect";
+  const note = CROSSINGS.has(name) ? t("htl.crossesWaterway") : null;
+  if (note) return parts.length ? [...parts, note].join(" · ") : t("htl.noteNoEffect", { note });
+  return parts.join(" · ") || t("htl.noEffect");
 }
 
 let tables = null; // the promise of GET /api/rules/holdtheline, once
@@ -30,11 +34,11 @@ let tables = null; // the promise of GET /api/rules/holdtheline, once
 /** Fill TERRAIN and KINDS from the server's tables (once); resolves when they are there. */
 export function loadTables() {
   tables ??= api.rules("holdtheline").then((d) => {
-    for (const [name, t] of Object.entries(d.terrain)) {
-      TERRAIN[name] = { title: capital(name), effect: terrainEffect(name, t) };
+    for (const [name, tr] of Object.entries(d.terrain)) {
+      TERRAIN[name] = { title: named(`terrain.${name}`, capital(name)), effect: terrainEffect(name, tr) };
     }
     for (const [kind, u] of Object.entries(d.units)) {
-      KINDS[kind] = { title: capital(u.label), mark: MARKS[kind] || "" };
+      KINDS[kind] = { title: named(`unit.${kind}`, capital(u.label)), mark: MARKS[kind] || "" };
     }
   }, (e) => {
     tables = null;
@@ -44,26 +48,35 @@ export function loadTables() {
 }
 
 // known sides get their historical colours; others fall back to the seat's colour
-const SIDE_STYLE = {
-  american: { title: "American", colour: "blue" },
-  continental: { title: "Continental", colour: "blue" },
-  british: { title: "British", colour: "red" },
-  hessian: { title: "Hessian", colour: "green" },
-  french: { title: "French", colour: "white" },
-};
+const SIDE_COLOUR = { american: "blue", continental: "blue", british: "red", hessian: "green", french: "white" };
+
+/** A scenario's label of a side ("Hessians") in the page's language, where the catalogue has it. */
+export function sideLabel(label) {
+  return named(`label.${label.toLowerCase()}`, label);
+}
+
+/** A packaged scenario's title ("trenton") in the page's language, else the server's `title`. */
+export function scenarioTitle(id, title) {
+  return named(`scenario.${id}`, title);
+}
+
+/** A side's name ("american") as a title ("American"). */
+export function sideName(name) {
+  return named(`side.${name}`, capital(name.replace(/_/g, " ")));
+}
 
 export function sideTitle(view, seat) {
-  if (view?.labels?.[seat]) return view.labels[seat];
+  if (view?.labels?.[seat]) return sideLabel(view.labels[seat]);
   const name = view?.sides?.[seat];
-  if (!name) return seat === 0 ? "First side" : "Second side";
-  return SIDE_STYLE[name]?.title || name.charAt(0).toUpperCase() + name.slice(1);
+  if (!name) return t(seat === 0 ? "htl.firstSide" : "htl.secondSide");
+  return sideName(name);
 }
 
 /** "blue" | "red" | "green" | "white": the counter colour of a seat. */
 export function sideColour(view, seat) {
   const name = view?.sides?.[seat];
-  const c = SIDE_STYLE[name]?.colour;
-  const other = SIDE_STYLE[view?.sides?.[1 - seat]]?.colour;
+  const c = SIDE_COLOUR[name];
+  const other = SIDE_COLOUR[view?.sides?.[1 - seat]];
   if (c && c !== other) return c;
   return seat === 0 ? "blue" : "red";
 }
@@ -91,7 +104,7 @@ export function leaderName(view, id) {
 }
 
 export function apText(n) {
-  return `${n} AP`;
+  return t("htl.ap", { n });
 }
 
 /** The hex an action ends in / aims at (for outlining). */
@@ -105,39 +118,39 @@ export function actionHex(a, hint) {
 
 /** A short description of one legal action, for choice lists and buttons. */
 export function actionText(view, a, hint) {
-  const ap = hint?.ap !== undefined ? ` (${apText(hint.ap)})` : "";
-  const odds = hint?.hit_on >= 7 ? " — cannot hit"
-    : hint && hint.dice ? ` — ${hint.dice} dice, hit on ${hitText(hint.hit_on)}` : "";
+  const ap = hint?.ap !== undefined ? t("htl.apSuffix", { ap: apText(hint.ap) }) : "";
+  const odds = hint?.hit_on >= 7 ? t("htl.oddsNone")
+    : hint && hint.dice ? t("htl.odds", { dice: hint.dice, hit: hitText(hint.hit_on) }) : "";
   switch (a.type) {
     case "move": {
       const to = hexText(actionHex(a, hint));
-      if (!a.unit) return `Move ${leaderName(view, a.leader)} to ${to}${ap}`;
-      let t = `Move ${a.unit} to ${to}`;
-      if (a.leader) t += ` with ${leaderName(view, a.leader)}`;
-      if (a.bonus) t += ", extra hex";
-      if (a.fire) t += `, then fire at ${hexText(a.fire)}`;
-      return t + ap;
+      if (!a.unit) return t("htl.act.moveLeader", { leader: leaderName(view, a.leader), to }) + ap;
+      let text = t("htl.act.move", { unit: a.unit, to });
+      if (a.leader) text += t("htl.act.withLeader", { leader: leaderName(view, a.leader) });
+      if (a.bonus) text += t("htl.act.extraHex");
+      if (a.fire) text += t("htl.act.thenFire", { at: hexText(a.fire) });
+      return text + ap;
     }
     case "fire":
-      return `${a.unit} fires at ${hexText(a.target)}${ap}${odds}`;
+      return t("htl.act.fire", { unit: a.unit, at: hexText(a.target) }) + ap + odds;
     case "assault":
-      return `${a.unit} assaults ${hexText(a.target)}${a.leader_dice ? " with its leader's dice" : ""}${ap}${odds}`;
+      return t(a.leader_dice ? "htl.act.assaultLeader" : "htl.act.assault", { unit: a.unit, at: hexText(a.target) }) + ap + odds;
     case "rally":
-      return `${leaderName(view, a.leader)} rallies ${a.unit} (+1 MP)${ap}`;
+      return t("htl.act.rally", { leader: leaderName(view, a.leader), unit: a.unit }) + ap;
     case "end":
-      return "End the turn";
+      return t("htl.act.end");
     case "allocate":
-      return `${unitLabel(view, a.unit)} takes the hits`;
+      return t("htl.act.allocate", { unit: unitLabel(view, a.unit) });
     case "retreat":
-      return `${a.unit} retreats to ${hexText(a.to)}`;
+      return t("htl.act.retreat", { unit: a.unit, to: hexText(a.to) });
     case "displace":
-      return `${a.unit} makes room at ${hexText(a.to)}`;
+      return t("htl.act.displace", { unit: a.unit, to: hexText(a.to) });
     case "escape":
-      return `${leaderName(view, a.leader)} escapes to ${hexText(a.to)}`;
+      return t("htl.act.escape", { leader: leaderName(view, a.leader), to: hexText(a.to) });
     case "advance":
-      return a.yes ? "Advance into the hex" : "Stay";
+      return t(a.yes ? "htl.act.advance" : "htl.act.stay");
     case "assign_ratings":
-      return Object.entries(a.ratings).map(([id, r]) => `${leaderName(view, id)} ${r[0]}/${r[1]}`).join(", ");
+      return Object.entries(a.ratings).map(([id, r]) => `${leaderName(view, id)} ${r[0]}/${r[1]}`).join(t("common.listSep"));
     default:
       return JSON.stringify(a);
   }
@@ -145,8 +158,8 @@ export function actionText(view, a, hint) {
 
 export function hitText(n) {
   if (n === undefined || n === null) return "?";
-  if (n >= 7) return "no hit possible";
-  if (n <= 1) return "any roll";
+  if (n >= 7) return t("htl.hitNone");
+  if (n <= 1) return t("htl.hitAny");
   return `${n}+`;
 }
 
@@ -155,25 +168,16 @@ export function decisionPrompt(view, legal, mine) {
   const kinds = new Set(legal.map((a) => a.type));
   const first = legal[0];
   if (!first) return null;
-  const who = mine ? "You" : sideTitle(view, view.to_move);
-  if (kinds.has("retreat")) {
-    return `${who === "You" ? "Choose" : `${who} chooses`} where ${unitLabel(view, first.unit)} retreats`;
-  }
-  if (kinds.has("displace")) {
-    return `${who === "You" ? "Choose" : `${who} chooses`} where ${unitLabel(view, first.unit)} makes room`;
-  }
-  if (kinds.has("escape")) {
-    return `${who === "You" ? "Choose" : `${who} chooses`} where ${leaderName(view, first.leader)} escapes`;
-  }
-  if (kinds.has("allocate")) {
-    return `${who === "You" ? "Choose" : `${who} chooses`} which unit takes the hits`;
-  }
-  if (kinds.has("advance")) {
-    return `${who === "You" ? "Advance" : `${who} may advance`} into the emptied hex?`;
-  }
-  if (kinds.has("assign_ratings")) {  // option 11.6, before turn 1; the scenario's comes first
-    return `${who === "You" ? "Choose" : `${who} chooses`} which leader gets which rating (combat/hits; the first is the scenario's)`;
-  }
+  // each prompt has a key for the seat that decides (`.mine`) and for another (`.other`, with {who})
+  const ask = (name, params = {}) => t(`htl.prompt.${name}.${mine ? "mine" : "other"}`,
+    { who: sideTitle(view, view.to_move), ...params });
+  if (kinds.has("retreat")) return ask("retreat", { unit: unitLabel(view, first.unit) });
+  if (kinds.has("displace")) return ask("displace", { unit: unitLabel(view, first.unit) });
+  if (kinds.has("escape")) return ask("escape", { leader: leaderName(view, first.leader) });
+  if (kinds.has("allocate")) return ask("allocate");
+  if (kinds.has("advance")) return ask("advance");
+  // option 11.6, before turn 1; the scenario's comes first
+  if (kinds.has("assign_ratings")) return ask("ratings");
   return null;
 }
 
@@ -184,53 +188,43 @@ export function pendingText(view) {
   const p = view.pending;
   if (!p) return null;
   const owner = p.side ?? p.seat;
-  const who = owner !== undefined && owner !== null ? `${sideTitle(view, owner)}: ` : "";
+  const who = owner !== undefined && owner !== null ? t("htl.pending.who", { side: sideTitle(view, owner) }) : "";
   switch (p.kind) {
-    case "retreat": return `${who}${p.unit} must retreat`;
-    case "displace": return `${who}${p.unit} is displaced`;
-    case "escape": return `${who}${leaderName(view, p.leader)} must escape`;
-    case "allocate": return `${who}hits to allocate`;
-    case "advance": return "Advance after combat?";
-    case "fire": return `Fire at ${hexText(p.target)}`;
-    case "assault": return `Close combat at ${hexText(p.target)}`;
+    case "retreat": return who + t("htl.pending.retreat", { unit: p.unit });
+    case "displace": return who + t("htl.pending.displace", { unit: p.unit });
+    case "escape": return who + t("htl.pending.escape", { leader: leaderName(view, p.leader) });
+    case "allocate": return who + t("htl.pending.allocate");
+    case "advance": return t("htl.pending.advance");
+    case "fire": return t("htl.pending.fire", { at: hexText(p.target) });
+    case "assault": return t("htl.pending.assault", { at: hexText(p.target) });
     default: return p.kind ? String(p.kind) : null;
   }
-}
-
-export function resultLine(view, result, seat) {
-  if (!result) return null;
-  if (result.abandoned) {
-    return result.by === seat ? "You resigned" : `${sideTitle(view, result.by)} resigned`;
-  }
-  const r = result.summary || result;
-  const winner = r.winner ?? (result.returns ? (result.returns[0] > result.returns[1] ? 0
-    : result.returns[1] > result.returns[0] ? 1 : null) : null);
-  const reason = r.text ? ` — ${r.text}` : r.reason ? ` (${r.reason})` : "";
-  if (winner === null || winner === undefined) return `Draw${reason}`;
-  if (seat !== null && seat !== undefined) return (winner === seat ? "You win" : "You lose") + reason;
-  return `${sideTitle(view, winner)} wins${reason}`;
 }
 
 /** Is this piece on the board now? (Reinforcements wait; eliminated and exited units left.) */
 export const onBoard = (piece) => !!piece.at && (!piece.status || piece.status === "board");
 
 const ROLL_WORDS = {
-  action: (e) => ({ text: `${e.counts !== undefined && e.counts !== e.value ? `counts ${e.counts}: ` : ""}${e.ap} AP`, outcome: "info" }),
-  attack: (e) => ({ text: `${e.hit ? "hit" : "miss"}${e.modified !== undefined && e.modified !== e.value ? ` (as ${e.modified})` : ""}${e.value === 1 ? " · leader check" : ""}`,
-    outcome: e.hit ? "hit" : "miss" }),
-  morale: (e) => ({ text: e.passed ? `${e.unit} holds` : `${e.unit} fails`, outcome: e.passed ? "pass" : "fail" }),
-  elite: (e) => ({ text: e.survived ? `${e.unit} survives` : `${e.unit} lost`, outcome: e.survived ? "pass" : "fail" }),
-  leader: (e, view) => ({ text: `${leaderName(view, e.leader)} ${e.hit ? "hit" : "unhurt"}`, outcome: e.hit ? "fail" : "pass" }),
-  attacker_morale: (e) => ({ text: e.passed ? "charge goes in" : "fires instead", outcome: e.passed ? "pass" : "fail" }),
-  force_march: (e) => ({ text: e.passed ? "march succeeds" : "march fails", outcome: e.passed ? "pass" : "fail" }),
-  fatigue: (e) => ({ text: e.loss ? "−1 MP" : "no loss", outcome: e.loss ? "fail" : "pass" }),
+  action: (e) => ({ text: (e.counts !== undefined && e.counts !== e.value ? t("htl.die.counts", { n: e.counts }) : "")
+    + apText(e.ap), outcome: "info" }),
+  attack: (e) => ({ text: t(e.hit ? "htl.die.hit" : "htl.die.miss")
+    + (e.modified !== undefined && e.modified !== e.value ? t("htl.die.as", { n: e.modified }) : "")
+    + (e.value === 1 ? t("htl.die.leaderCheck") : ""),
+  outcome: e.hit ? "hit" : "miss" }),
+  morale: (e) => ({ text: t(e.passed ? "htl.die.holds" : "htl.die.fails", { unit: e.unit }), outcome: e.passed ? "pass" : "fail" }),
+  elite: (e) => ({ text: t(e.survived ? "htl.die.survives" : "htl.die.lost", { unit: e.unit }), outcome: e.survived ? "pass" : "fail" }),
+  leader: (e, view) => ({ text: t(e.hit ? "htl.die.leaderHit" : "htl.die.leaderUnhurt", { leader: leaderName(view, e.leader) }),
+    outcome: e.hit ? "fail" : "pass" }),
+  attacker_morale: (e) => ({ text: t(e.passed ? "htl.die.chargeIn" : "htl.die.firesInstead"), outcome: e.passed ? "pass" : "fail" }),
+  force_march: (e) => ({ text: t(e.passed ? "htl.die.marchOk" : "htl.die.marchFails"), outcome: e.passed ? "pass" : "fail" }),
+  fatigue: (e) => ({ text: t(e.loss ? "htl.die.fatigueLoss" : "htl.die.noLoss"), outcome: e.loss ? "fail" : "pass" }),
 };
 
 /** What one die event of the engine did, in a few words: {value, text, outcome, title}. */
 export function dieWords(e, view = {}) {
   const f = ROLL_WORDS[e.roll];
   const w = f ? f(e, view) : { text: "", outcome: "" };
-  return { value: e.value, ...w, title: e.text };
+  return { value: e.value, ...w, title: eventText(e) };
 }
 
 const ACTION_EVENTS = new Set(["fire", "assault", "move", "rally", "exit", "advance", "evade"]);
@@ -244,21 +238,21 @@ export function diceGroups(events, view = {}) {
   let cur = null;
   for (const e of events || []) {
     if (e.type === "die" && e.roll === "action") {
-      groups.push({ title: e.text, side: e.side, turn: e.turn, dice: [dieWords(e, view)], after: [] });
+      groups.push({ title: eventText(e), side: e.side, turn: e.turn, dice: [dieWords(e, view)], after: [] });
       cur = null;
     } else if (e.type === "die") {
       if (!cur) {
-        cur = { title: "Dice", side: e.side, turn: e.turn, dice: [], after: [] };
+        cur = { title: t("htl.dice"), side: e.side, turn: e.turn, dice: [], after: [] };
         groups.push(cur);
       }
       cur.dice.push(dieWords(e, view));
     } else if (ACTION_EVENTS.has(e.type)) {
-      cur = { title: e.text, side: e.side, turn: e.turn, dice: [], after: [] };
+      cur = { title: eventText(e), side: e.side, turn: e.turn, dice: [], after: [] };
       groups.push(cur);
     } else if (e.type === "end" || e.type === "result") {
       cur = null;
     } else if (cur) {
-      cur.after.push(e.text);
+      cur.after.push(eventText(e));
     }
   }
   return groups.filter((g) => g.dice.length);

@@ -2,26 +2,28 @@
 // the dice tray (every die of the last actions with what it did).
 
 import { h, mount, s } from "../dom.js";
-import { KINDS, diceGroups, sideColour, sideTitle } from "./names.js";
+import { t } from "../i18n.js";
+import { KINDS, diceGroups, scenarioTitle, sideColour, sideTitle } from "./names.js";
+import { eventText } from "../said.js";
 
 function timeOutText(view) {
-  if (view.time_out_by_vp) return "more VP wins, equal VP is a draw";
+  if (view.time_out_by_vp) return t("htl.timeOutVp");
   const winner = view.time_out_winner;
-  return winner === null || winner === undefined ? "a draw" : `${sideTitle(view, winner)} win`;
+  return winner === null || winner === undefined ? t("htl.timeOutDraw") : t("htl.timeOutWin", { side: sideTitle(view, winner) });
 }
 
 export function renderTracks(el, view, msg, hotseat = false) {
   const limit = view.turn_limit || view.turn || 1;
   const active = view.active;
   const colour = active >= 0 ? sideColour(view, active) : "";
-  const turns = h("ol", { class: "track turn-track", "aria-label": `Turn ${view.turn} of ${limit}` },
+  const turns = h("ol", { class: "track turn-track", "aria-label": t("htl.turnOf", { turn: view.turn, limit }) },
     Array.from({ length: limit }, (_, i) => {
-      const t = i + 1;
-      const cls = t === view.turn ? `now c-${colour}` : t < view.turn ? "past" : "";
-      return h("li", { class: cls, "aria-current": t === view.turn ? "step" : null }, String(t));
+      const n = i + 1;
+      const cls = n === view.turn ? `now c-${colour}` : n < view.turn ? "past" : "";
+      return h("li", { class: cls, "aria-current": n === view.turn ? "step" : null }, String(n));
     }));
   const maxAp = Math.max(6, view.ap ?? 0, ...(view.command_ap || [0]).map((c) => c + 3));
-  const ap = h("ol", { class: "track ap-track", "aria-label": `${view.ap} AP left` },
+  const ap = h("ol", { class: "track ap-track", "aria-label": t("htl.apLeft", { ap: view.ap }) },
     Array.from({ length: maxAp + 1 }, (_, i) => h("li", { class: i === view.ap ? `now c-${colour}` : i < view.ap ? `fill c-${colour}` : "" },
       String(i))));
   const players = msg.players || [];
@@ -31,22 +33,22 @@ export function renderTracks(el, view, msg, hotseat = false) {
     const target = view.vp_target?.[s];
     return h("tr", { class: `${s === active ? "active" : ""}` },
       h("th", { scope: "row" }, h("span", { class: `chip c-${sideColour(view, s)}`, "aria-hidden": "true" }),
-        sideTitle(view, s), h("span", { class: "seat-label" }, ai ? players[s].replace(/^ai:?/, "AI ") : you ? "you" : "")),
+        sideTitle(view, s), h("span", { class: "seat-label" }, ai ? players[s].replace(/^ai:?/, "AI ") : you ? t("table.you") : "")),
       h("td", { class: "vp-cell" }, h("strong", {}, String(view.vp?.[s] ?? 0)),
         target ? h("span", { class: "muted" }, ` / ${target}`) : null),
       h("td", {}, String(view.command_ap?.[s] ?? "–")),
       h("td", {}, String(view.leaders_lost?.[s] ?? 0)));
   });
   mount(el,
-    h("div", { class: "track-row" }, h("span", { class: "track-label" }, "Turn"), turns),
-    h("p", { class: "muted time-out" }, `After turn ${limit}: ${timeOutText(view)}.`),
+    h("div", { class: "track-row" }, h("span", { class: "track-label" }, t("htl.turn")), turns),
+    h("p", { class: "muted time-out" }, t("htl.afterTurn", { limit, what: timeOutText(view) })),
     h("div", { class: "track-row" }, h("span", { class: "track-label" },
-      active >= 0 ? `${sideTitle(view, active)} AP` : "AP"), ap),
+      active >= 0 ? t("htl.sideAp", { side: sideTitle(view, active) }) : "AP"), ap),
     h("table", { class: "seats htl-seats" },
-      h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only" }, "Side")),
-        h("th", { scope: "col", title: "victory points" }, "VP"),
-        h("th", { scope: "col", title: "command AP this turn, before the action die" }, "Command"),
-        h("th", { scope: "col" }, "Leaders lost"))),
+      h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only" }, t("table.side"))),
+        h("th", { scope: "col", title: t("htl.vpTitle") }, "VP"),
+        h("th", { scope: "col", title: t("htl.commandTitle") }, t("htl.command")),
+        h("th", { scope: "col" }, t("htl.leadersLost")))),
       h("tbody", {}, rows)),
     renderLosses(view));
 }
@@ -58,7 +60,7 @@ const PIPS = {
 };
 
 export function dieFace(value, outcome = "") {
-  return s("svg", { class: `die ${outcome}`, viewBox: "0 0 40 40", role: "img", "aria-label": `die ${value}` },
+  return s("svg", { class: `die ${outcome}`, viewBox: "0 0 40 40", role: "img", "aria-label": t("htl.die", { value }) },
     s("rect", { x: 2, y: 2, width: 36, height: 36, rx: 7, class: "die-body" }),
     ...(PIPS[value] || []).map(([dx, dy]) => s("circle", { cx: 20 + dx * 10, cy: 20 + dy * 10, r: 3.6, class: "pip" })),
     PIPS[value] ? null : s("text", { x: 20, y: 26, class: "die-num" }, String(value)));
@@ -71,10 +73,10 @@ export function renderDice(el, view, msg) {
   let groups = view.events ? diceGroups(view.events, view) : [...(msg.dice || [])];
   groups = groups.slice(-SHOWN_GROUPS).reverse();
   if (!groups.length) {
-    mount(el, h("h2", {}, "Dice"), h("p", { class: "muted" }, "No dice rolled yet."));
+    mount(el, h("h2", {}, t("htl.dice")), h("p", { class: "muted" }, t("htl.noDice")));
     return;
   }
-  mount(el, h("h2", {}, "Dice"),
+  mount(el, h("h2", {}, t("htl.dice")),
     h("ul", { class: "dice-groups" }, groups.map((g, i) => h("li", {
       class: `dice-group${i === 0 ? " newest" : ""} c-${g.side !== undefined ? sideColour(view, g.side) : ""}`,
     },
@@ -99,17 +101,17 @@ export function eventLines(view) {
     const key = `${e.turn}:${e.side}`;
     if (key !== at && e.type !== "result") {
       at = key;
-      out.push({ text: `Turn ${e.turn} — ${sideTitle(view, e.side)}`, cls: "log-turn", n: e.n });
+      out.push({ text: t("htl.turnHeading", { turn: e.turn, side: sideTitle(view, e.side) }), cls: "log-turn", n: e.n });
     }
-    out.push({ text: e.text, cls: LOG_CLASS[e.type] || "", n: e.n });
+    out.push({ text: eventText(e), cls: LOG_CLASS[e.type] || "", n: e.n });
   }
   return out;
 }
 
 /** The page title's parts: "Hold the Line", the scenario, and a tag (the mode, "replay"). */
 export function gameTitle(view, tag) {
-  return [h("span", {}, "Hold the Line"),
-    view.scenario ? h("span", { class: "scenario-tag" }, view.title || view.scenario_title || titleCase(view.scenario)) : null,
+  return [h("span", {}, t("names.holdtheline.title")),
+    view.scenario ? h("span", { class: "scenario-tag" }, scenarioTitle(view.scenario, view.title || view.scenario_title || titleCase(view.scenario))) : null,
     tag ? h("span", { class: "mode-tag" }, tag) : null];
 }
 
@@ -122,7 +124,7 @@ export function renderLosses(view) {
   const gone = (view.units || []).filter((u) => u.status === "eliminated");
   const leaders = (view.leaders || []).filter((l) => l.status === "eliminated");
   if (!gone.length && !leaders.length) return null;
-  return h("div", { class: "losses" }, h("span", { class: "track-label" }, "Lost"),
+  return h("div", { class: "losses" }, h("span", { class: "track-label" }, t("htl.lost")),
     [...gone.map((u) => h("span", { class: `loss-chip c-${sideColour(view, u.side)}`, title: `${KINDS[u.kind]?.title || u.kind} ${u.id}` },
       `${u.id}`)),
     ...leaders.map((l) => h("span", { class: `loss-chip c-${sideColour(view, l.side)}` }, `★ ${l.name}`))]);

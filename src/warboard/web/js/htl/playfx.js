@@ -4,6 +4,7 @@
 // left out under prefers-reduced-motion.
 
 import { s, clear } from "../dom.js";
+import { t } from "../i18n.js";
 import { hitText, leaderById, unitById } from "./names.js";
 import { dieFace } from "./panel.js";
 
@@ -37,11 +38,13 @@ export function attacksOf(events) {
   return out;
 }
 
+const cannotHitRoll = (attack) => attack.hitOn === undefined || attack.hitOn === null || attack.hitOn >= 7;
+
 /** "hit on 5+ · 2 hits", "cannot hit" */
 export function rollText(attack) {
-  if (attack.hitOn === undefined || attack.hitOn === null || attack.hitOn >= 7) return "cannot hit";
+  if (cannotHitRoll(attack)) return t("htl.cannotHit");
   const hits = attack.hits ?? attack.dice.filter((d) => d.hit).length;
-  return `hit on ${hitText(attack.hitOn)} · ${hits} hit${hits === 1 ? "" : "s"}`;
+  return t("htl.rollText", { hit: hitText(attack.hitOn), count: hits });
 }
 
 /** Show `events` (new since the view `before`) on `board`, just drawn with the view after
@@ -75,8 +78,9 @@ function rollBadge(board, attack) {
   const w = Math.max(n * (DIE + 4) + 10, text.length * 9 + 16);
   const top = y - 50 - DIE - 24; // above the target hex
   const hits = attack.dice.filter((d) => d.hit).length;
-  const g = s("g", { class: `roll-badge${text === "cannot hit" ? " no-hit" : ""}`, "data-at": `${attack.at[0]},${attack.at[1]}`,
-    "data-hits": String(attack.hits ?? hits), "aria-label": `${attack.type}: dice ${attack.dice.map((d) => d.value).join(", ")}, ${text}`,
+  const g = s("g", { class: `roll-badge${cannotHitRoll(attack) ? " no-hit" : ""}`, "data-at": `${attack.at[0]},${attack.at[1]}`,
+    "data-hits": String(attack.hits ?? hits),
+    "aria-label": t("htl.rollLabel", { kind: t(`htl.group.${attack.type}`), dice: attack.dice.map((d) => d.value).join(", "), text }),
     role: "img" },
   s("rect", { x: x - w / 2, y: top - 5, width: w, height: DIE + 30, rx: 8 }),
   s("text", { x, y: top + DIE + 19, class: "roll-text" }, text));

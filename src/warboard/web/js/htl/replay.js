@@ -4,14 +4,16 @@
 
 import { api } from "../api.js";
 import { h, mount } from "../dom.js";
+import { t } from "../i18n.js";
 import { ReplayView, showReplayError } from "../replayview.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
-import { actionText, loadTables, resultLine, sideColour, sideTitle } from "./names.js";
+import { actionText, loadTables, sideColour, sideTitle } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 import { newEvents, playEvents } from "./playfx.js";
+import { endBanner, eventText } from "../said.js";
 
 export async function showHtlReplay(root, id, token) {
-  mount(root, h("p", { class: "loading" }, "Loading the replay…"));
+  mount(root, h("p", { class: "loading" }, t("replay.loadingReplay")));
   let data;
   try {
     [data] = await Promise.all([api.replay(id, token), loadTables()]);
@@ -35,7 +37,7 @@ class HtlReplay extends ReplayView {
     // a hot-seat game has no "you"
     this.you = data.mode === "hotseat" ? null : data.seat;
     this.show();
-    document.title = `Replay — Hold the Line — warboard`;
+    document.title = t("replay.pageTitle", { name: t("names.holdtheline.title") });
   }
 
   seatName(seat) {
@@ -47,14 +49,14 @@ class HtlReplay extends ReplayView {
     const e = (this.el = {
       boardHost: h("div", { class: "htl-board-host" }),
       event: h("p", { class: "event-text htl-event", "aria-live": "polite" }),
-      tracks: h("section", { class: "panel htl-tracks", "aria-label": "Turn, AP and victory points" }),
-      dice: h("section", { class: "panel htl-dice", "aria-label": "Dice" }),
+      tracks: h("section", { class: "panel htl-tracks", "aria-label": t("htl.tracksLabel") }),
+      dice: h("section", { class: "panel htl-dice", "aria-label": t("htl.dice") }),
     });
-    this.board = new HexBoard(e.boardHost, { label: "Replay board", onHex: () => {} });
+    this.board = new HexBoard(e.boardHost, { label: t("replay.board"), onHex: () => {} });
     if (this.data.seat === 1 && (view.home_edges?.[1] || []).includes("north")) this.board.flipped = true;
     this.board.fitPhone(view);
     const result = this.data.result || view.result;
-    const banner = `Game over — ${resultLine(view, result, this.you) || "the game ended"}`;
+    const banner = endBanner(this.data.end);
     const winner = result?.summary?.winner ?? result?.winner;
     return h("div", { class: "table-page htl-page htl-replay-page", dataset: { game: "holdtheline" } },
       h("div", { class: "table-top" },
@@ -66,12 +68,12 @@ class HtlReplay extends ReplayView {
         h("section", { class: "htl-board-area", "aria-label": "Board" }, e.boardHost),
         h("div", { class: "htl-side" },
           e.tracks, e.dice,
-          h("section", { class: "log-panel panel", "aria-label": "Game log" }, h("h2", {}, "Game log"),
-            h("div", { class: "log", tabindex: 0, "aria-label": "Game log: choose a line to go there" }, this.log)),
-          h("details", { class: "panel htl-legend-panel" }, h("summary", {}, "Map key"), legend(view)),
+          h("section", { class: "log-panel panel", "aria-label": t("table.gameLog") }, h("h2", {}, t("table.gameLog")),
+            h("div", { class: "log", tabindex: 0, "aria-label": t("replay.logLabel") }, this.log)),
+          h("details", { class: "panel htl-legend-panel" }, h("summary", {}, t("htl.mapKey")), legend(view)),
           h("div", { class: "table-actions" },
-            h("a", { class: "btn", href: `/play/${encodeURIComponent(this.id)}` }, "The final board"),
-            h("a", { class: "btn primary", href: "/" }, "New game")))));
+            h("a", { class: "btn", href: `/play/${encodeURIComponent(this.id)}` }, t("replay.finalBoard")),
+            h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))))));
   }
 
   logItems() {
@@ -82,15 +84,15 @@ class HtlReplay extends ReplayView {
 
   /** What step i did, in words: the engine's own sentences for it, else the action's. */
   stepText(i) {
-    if (i === 0) return "The start of the game.";
+    if (i === 0) return t("replay.start");
     const before = this.frames[i - 1];
     const after = this.frames[i];
-    const said = (after.events || []).slice((before.events || []).length).map((e) => e.text);
+    const said = (after.events || []).slice((before.events || []).length).map(eventText);
     if (said.length) return said.join(" · ");
     const st = this.steps[i - 1];
-    if (st.hidden || !st.action) return "A hidden event.";
-    if (st.seat === null || st.seat === undefined) return `A die shows ${st.action.value ?? "?"}.`;
-    return `${sideTitle(before, st.seat)}: ${actionText(before, st.action)}`;
+    if (st.hidden || !st.action) return t("replay.hidden");
+    if (st.seat === null || st.seat === undefined) return t("replay.die", { value: st.action.value ?? "?" });
+    return t("htl.pending.who", { side: sideTitle(before, st.seat) }) + actionText(before, st.action);
   }
 
   draw() {
@@ -112,7 +114,7 @@ class HtlReplay extends ReplayView {
     mount(this.el.event,
       h("span", { class: "dice-turn" }, `T${view.turn}`),
       kind ? h("span", { class: `step-kind ${kind} c-${side >= 0 ? sideColour(view, side) : ""}` },
-        kind === "die" ? "die" : sideTitle(view, side)) : null,
+        kind === "die" ? t("replay.dieKind") : sideTitle(view, side)) : null,
       h("span", { class: "step-text" }, this.stepText(this.i)));
   }
 }

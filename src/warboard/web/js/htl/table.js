@@ -9,24 +9,26 @@
 // move), a small menu asks which.
 
 import { nextBattleLink } from "../campaign.js";
-import { h, mount, tapOrClick, uuid } from "../dom.js";
+import { h, mount, uuid } from "../dom.js";
+import { t, tapOrClick } from "../i18n.js";
 import { TableBase, renderLog } from "../tablebase.js";
 import { toast } from "../toast.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
 import {
   DECISION_TYPES, KINDS, TERRAIN, actionHex, actionText, apText, decisionPrompt, hexKey, hexText,
-  hitText, leaderById, leaderName, loadTables, resultLine, sameHex, sideColour, sideTitle, unitById, unitLabel,
+  hitText, leaderById, leaderName, loadTables, sameHex, sideColour, sideTitle, unitById, unitLabel,
 } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 import { PACES, reducedMotion } from "../playback.js";
 import { newEvents, playEvents } from "./playfx.js";
+import { endBanner, endSaid, eventText } from "../said.js";
 
 export async function showHtlTable(root, id, first, entry) {
   try {
     await loadTables();
   } catch (e) {
-    mount(root, h("div", { class: "notice error" }, h("h1", {}, "This game cannot be opened"),
-      h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    mount(root, h("div", { class: "notice error" }, h("h1", {}, t("table.cannotOpen")),
+      h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, t("common.backToLobby")))));
     return null;
   }
   return new HtlTable(root, id, first, entry || {});
@@ -69,29 +71,29 @@ class HtlTable extends TableBase {
       boardHost: h("div", { class: "htl-board-host" }),
       prompt: h("div", { class: "htl-prompt", hidden: true, role: "alert" }),
       menu: h("div", { class: "htl-menu", hidden: true }),
-      tracks: h("section", { class: "panel htl-tracks", "aria-label": "Turn, AP and victory points" }),
-      actions: h("section", { class: "panel htl-actions", "aria-label": "Your actions" }),
-      dice: h("section", { class: "panel htl-dice", "aria-label": "Dice" }),
-      log: h("div", { class: "log", tabindex: 0, "aria-label": "Game log" }),
+      tracks: h("section", { class: "panel htl-tracks", "aria-label": t("htl.tracksLabel") }),
+      actions: h("section", { class: "panel htl-actions", "aria-label": t("htl.yourActions") }),
+      dice: h("section", { class: "panel htl-dice", "aria-label": t("htl.dice") }),
+      log: h("div", { class: "log", tabindex: 0, "aria-label": t("table.gameLog") }),
       legend: h("div", {}),
       extra: h("div", { class: "table-extra" }),
       end: h("div", { class: "end-screen", hidden: true }),
       bar: h("div", { class: "htl-bar" }),
     });
     this.board = new HexBoard(e.boardHost, {
-      label: "Hold the Line board",
+      label: t("table.boardLabel", { game: t("names.holdtheline.title") }),
       onHex: (at) => this.clickHex(at),
     });
-    this.resignBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.resign() }, "Resign");
+    this.resignBtn = h("button", { type: "button", class: "btn danger", onclick: () => this.resign() }, t("table.resign"));
     mount(this.root, h("div", { class: "table-page htl-page", dataset: { game: "holdtheline" } },
       h("div", { class: "table-top" }, e.title, e.banner, this.playback.el),
       h("div", { class: "htl-grid" },
-        h("section", { class: "htl-board-area", "aria-label": "Board" }, e.boardHost, e.prompt, e.menu),
+        h("section", { class: "htl-board-area", "aria-label": t("table.board") }, e.boardHost, e.prompt, e.menu),
         h("div", { class: "htl-side" },
           e.bar, e.extra, e.actions, e.tracks, e.dice,
-          h("section", { class: "log-panel panel", "aria-label": "Game log" }, h("h2", {}, "Game log"), e.log),
-          h("details", { class: "panel htl-legend-panel" }, h("summary", {}, "Map key"), e.legend),
-          h("div", { class: "table-actions" }, this.resignBtn, h("a", { class: "btn", href: "/" }, "Lobby"))))),
+          h("section", { class: "log-panel panel", "aria-label": t("table.gameLog") }, h("h2", {}, t("table.gameLog")), e.log),
+          h("details", { class: "panel htl-legend-panel" }, h("summary", {}, t("htl.mapKey")), e.legend),
+          h("div", { class: "table-actions" }, this.resignBtn, h("a", { class: "btn", href: "/" }, t("table.lobby")))))),
     e.end);
     // on a phone the bar is fixed at the foot of the screen; the prompt and menu sit above it
     new ResizeObserver(() => this.root.style.setProperty("--dock-h", `${e.bar.offsetHeight}px`)).observe(e.bar);
@@ -99,11 +101,11 @@ class HtlTable extends TableBase {
       if (ev.key === "Escape") this.deselect();
     };
     document.addEventListener("keydown", this.keyHandler);
-    document.title = `Hold the Line — warboard`;
+    document.title = t("table.title", { name: t("names.holdtheline.title") });
   }
 
   modeLabel() {
-    return this.offline ? "fixture" : super.modeLabel();
+    return this.offline ? t("htl.fixture") : super.modeLabel();
   }
 
   spectating() {
@@ -244,19 +246,19 @@ class HtlTable extends TableBase {
       const aps = d.items.map((it) => it.hint.ap ?? 1);
       const lo = Math.min(...aps);
       const hi = Math.max(...aps);
-      return { ...d, multi: d.items.length > 1, apText: lo === hi ? apText(lo) : `${lo}–${hi} AP`,
+      return { ...d, multi: d.items.length > 1, apText: lo === hi ? apText(lo) : apText(`${lo}–${hi}`),
         label: d.items.length === 1 ? actionText(view, d.items[0].a, d.items[0].hint)
-          : `${d.items.length} ways to move to ${hexText(d.at)}` };
+          : t("htl.waysToMove", { n: d.items.length, at: hexText(d.at) }) };
     });
-    o.targets = [...targets.values()].map((t) => {
-      const fire = t.items.find((it) => it.a.type === "fire") || t.items[0];
+    o.targets = [...targets.values()].map((tg) => {
+      const fire = tg.items.find((it) => it.a.type === "fire") || tg.items[0];
       const hint = fire.hint || {};
       const kind = fire.a.type;
       const noHit = cannotHit(hint);
-      const text = noHit ? "cannot hit" : hint.hit_on !== undefined
-        ? `${kind === "assault" ? "⚔ " : ""}${hitText(hint.hit_on)} ×${hint.dice ?? "?"}` : kind === "assault" ? "⚔" : "fire";
-      return { ...t, kind: noHit ? `${kind} no-hit` : kind, los: hint.los, text,
-        label: t.items.map((it) => actionText(view, it.a, it.hint)).join("; ") };
+      const text = noHit ? t("htl.cannotHit") : hint.hit_on !== undefined
+        ? `${kind === "assault" ? "⚔ " : ""}${hitText(hint.hit_on)} ×${hint.dice ?? "?"}` : kind === "assault" ? "⚔" : t("htl.fire");
+      return { ...tg, kind: noHit ? `${kind} no-hit` : kind, los: hint.los, text,
+        label: tg.items.map((it) => actionText(view, it.a, it.hint)).join("; ") };
     });
     o.rallies = [...rallies.values()].map((r) => ({ ...r,
       label: r.items.map((it) => actionText(view, it.a, it.hint)).join("; ") }));
@@ -370,10 +372,10 @@ class HtlTable extends TableBase {
     this.renderMenu(msg);
     this.renderPrompt(msg, items, mine);
     this.renderExtra(msg, over,
-      `Send your friend this link; it gives them the ${sideTitle(msg.view, 1 - msg.seat)} side.`, true);
+      t("htl.inviteText", { side: sideTitle(msg.view, 1 - msg.seat) }), true);
     if (!this.el.legend.firstChild) mount(this.el.legend, legend(view));
     this.resignBtn.hidden = over || this.offline || (seat === null && !this.hotseat);
-    this.setTitle(mine, over, "Hold the Line");
+    this.setTitle(mine, over, t("names.holdtheline.title"));
     this.endOnce(over, msg, 400);
   }
 
@@ -393,35 +395,33 @@ class HtlTable extends TableBase {
       ? { ...line, cls: [line.cls, eventClass.get(line.n)].filter(Boolean).join(" ") } : line)), "htl-log");
     const newest = this.marks[this.marks.length - 1];
     this.playback.say(newest?.before ? newEvents(newest.before.view, newest.msg.view)
-      .filter((e) => e.type !== "die" && e.type !== "hits").map((e) => e.text).join(" · ") : "");
+      .filter((e) => e.type !== "die" && e.type !== "hits").map(eventText).join(" · ") : "");
   }
 
   seatLabel(view, s) {
     const ai = /^ai/.test(this.players[s] || "");
-    return `${sideTitle(view, s)}${ai ? " (AI)" : ""}`;
+    return ai ? t("table.aiSeat", { who: sideTitle(view, s) }) : sideTitle(view, s);
   }
 
   bannerText(msg, mine, over) {
     const view = msg.view;
-    const you = this.hotseat ? null : msg.seat;
     const toMove = view.to_move;
     let text;
     if (over) {
-      text = `Game over — ${resultLine(view, msg.result || view.result, you)}`;
+      text = endBanner(msg.end);
     } else if (this.thinking !== null && this.thinking !== undefined) {
-      text = `${this.seatLabel(view, this.thinking)} is thinking…`;
+      text = t("table.thinking", { who: this.seatLabel(view, this.thinking) });
     } else if (mine) {
-      const side = this.hotseat ? `${sideTitle(view, toMove)}: ` : "";
+      const side = this.hotseat ? t("htl.pending.who", { side: sideTitle(view, toMove) }) : "";
       const d = decisionPrompt(view, msg.legal, true);
-      text = d ? `${side}${d}` : `${side}Your turn — ${view.ap} AP left`;
+      text = side + (d || t("htl.yourTurn", { ap: view.ap }));
     } else if (toMove === null || toMove === undefined || toMove < 0) {
-      text = "Rolling…";
+      text = t("htl.rolling");
     } else if (view.phase === "assign") {
-      text = `${this.seatLabel(view, toMove)} is assigning the leader ratings`;
+      text = t("htl.assigning", { who: this.seatLabel(view, toMove) });
     } else {
       const d = decisionPrompt(view, [], false);
-      text = d || `${this.seatLabel(view, toMove)} to play`
-        + (view.active === toMove ? ` — ${view.ap} AP` : " — a decision");
+      text = d || t(view.active === toMove ? "htl.toPlayAp" : "htl.toDecide", { who: this.seatLabel(view, toMove), ap: view.ap });
     }
     return text;
   }
@@ -434,27 +434,26 @@ class HtlTable extends TableBase {
     const canUndo = !!msg.undo && !this.busy;
     const undoBtn = msg.undo !== undefined || this.offline
       ? h("button", { type: "button", class: "btn htl-undo", disabled: !canUndo, onclick: () => this.undo(),
-        title: canUndo ? "Take back your last action" : "Nothing to take back: undo stops at the last die roll" },
-      "↶ Undo") : null;
+        title: t(canUndo ? "htl.undoTitle" : "htl.undoNone") },
+      t("htl.undo")) : null;
     const endBtn = endItem ? h("button", { type: "button", class: `btn htl-end${view.ap === 0 ? " primary" : ""}`,
       disabled: this.busy, onclick: () => {
-        if (view.ap > 0 && this.actors(items).size && !confirm(`End the turn with ${view.ap} AP unspent?`)) return;
+        if (view.ap > 0 && this.actors(items).size && !confirm(t("htl.endConfirm", { ap: view.ap }))) return;
         this.send(endItem.a);
-      } }, "End turn") : null;
+      } }, t("htl.endTurn")) : null;
     // the bar: what matters now, kept at hand on a phone
     const cancelBtn = mine && this.sel ? h("button", { type: "button", class: "btn", onclick: () => this.deselect() },
-      "Cancel") : null;
+      t("common.cancel")) : null;
     mount(this.el.bar, h("div", { class: "htl-bar-text" }, this.barText(msg, items, mine)),
       h("div", { class: "htl-bar-buttons" }, cancelBtn, undoBtn, endBtn));
     this.el.bar.hidden = !mine && !msg.undo;
 
     if (!mine) {
-      parts.push(h("h2", {}, "Actions"),
-        h("p", { class: "muted" }, msg.status === "over" ? "The game is over."
-          : msg.seat === null && !this.hotseat ? "You are watching this game."
-            : "Waiting for the other side. Units that can still act get a gold ring on your turn."));
+      parts.push(h("h2", {}, t("htl.actions")),
+        h("p", { class: "muted" }, t(msg.status === "over" ? "htl.isOver"
+          : msg.seat === null && !this.hotseat ? "htl.watching" : "htl.waitingOther")));
     } else if (decisions.length) {
-      parts.push(h("h2", {}, decisionPrompt(view, msg.legal, true) || "Decide"),
+      parts.push(h("h2", {}, decisionPrompt(view, msg.legal, true) || t("htl.decide")),
         h("div", { class: "htl-options" }, decisions.map((it) => h("button", {
           type: "button", class: "btn option", onclick: () => this.send(it.a),
         }, actionText(view, it.a, it.hint)))));
@@ -462,10 +461,9 @@ class HtlTable extends TableBase {
       parts.push(this.selectedCard(view, items));
     } else {
       const actors = [...this.actors(items)];
-      parts.push(h("h2", {}, `Your turn — ${view.ap} AP left`),
-        h("p", { class: "hint" }, actors.length
-          ? `${tapOrClick(true)} a unit or leader with a gold ring, then a green hex to move or a red one to attack.`
-          : "No unit can act any more: end the turn."),
+      parts.push(h("h2", {}, t("htl.yourTurn", { ap: view.ap })),
+        h("p", { class: "hint" }, actors.length ? t("htl.hintActors", { tap: tapOrClick(true) })
+          : t("htl.hintNoActors")),
         h("div", { class: "htl-actor-list" }, actors.map((k) => this.actorButton(view, k))));
     }
     mount(this.el.actions, ...parts);
@@ -473,21 +471,21 @@ class HtlTable extends TableBase {
 
   barText(msg, items, mine) {
     const view = msg.view;
-    if (!mine) return msg.undo ? "You may take back your last action." : "";
+    if (!mine) return msg.undo ? t("htl.mayUndo") : "";
     if (items.some((it) => DECISION_TYPES.has(it.a.type))) return decisionPrompt(view, msg.legal, true);
     if (this.sel) {
       const id = this.sel.slice(2);
       const name = this.sel[0] === "u" ? unitLabel(view, id) : leaderName(view, id);
-      return `${name}: choose a green hex to move, a red one to attack · ${view.ap} AP`;
+      return t("htl.barSelected", { name, ap: view.ap });
     }
-    return `${view.ap} AP left · choose a unit with a gold ring`;
+    return t("htl.barIdle", { ap: view.ap });
   }
 
   actorButton(view, key) {
     const id = key.slice(2);
     const isUnit = key[0] === "u";
     const u = isUnit ? unitById(view, id) : leaderById(view, id);
-    const label = isUnit ? `${id} · ${KINDS[u?.kind]?.title || u?.kind} · ${u?.mp} MP` : `★ ${leaderName(view, id)}`;
+    const label = isUnit ? `${id} · ${KINDS[u?.kind]?.title || u?.kind} · ${t("htl.mp", { n: u?.mp })}` : `★ ${leaderName(view, id)}`;
     return h("button", { type: "button", class: `btn small actor c-${sideColour(view, u?.side ?? 0)}`,
       dataset: { actor: key }, onclick: () => this.select(key) }, label, h("span", { class: "muted" }, ` @${hexText(u?.at)}`));
   }
@@ -497,17 +495,17 @@ class HtlTable extends TableBase {
     const isUnit = this.sel[0] === "u";
     const opts = this.optionsOf(items, this.sel);
     const u = isUnit ? unitById(view, id) : leaderById(view, id);
-    const terrain = (view.terrain || []).find((t) => sameHex(t.at, u?.at))?.terrain || "clear";
+    const terrain = (view.terrain || []).find((tr) => sameHex(tr.at, u?.at))?.terrain || "clear";
     const head = isUnit
       ? h("div", { class: "sel-head" },
         h("strong", {}, `${KINDS[u.kind]?.title || u.kind} ${u.id}`),
-        h("span", { class: "mp-pill" }, `${u.mp} MP`, u.start_mp && u.start_mp !== u.mp ? ` of ${u.start_mp}` : ""),
-        h("span", { class: "muted" }, ` at ${hexText(u.at)} · ${TERRAIN[terrain]?.title || terrain}`))
+        h("span", { class: "mp-pill" }, t("htl.mp", { n: u.mp }), u.start_mp && u.start_mp !== u.mp ? t("htl.mpOf", { n: u.start_mp }) : ""),
+        h("span", { class: "muted" }, t("htl.unitAt", { at: hexText(u.at), terrain: TERRAIN[terrain]?.title || terrain })))
       : h("div", { class: "sel-head" }, h("strong", {}, `★ ${u.name}`),
-        h("span", { class: "muted" }, ` leader at ${hexText(u.at)}${u.rating ? ` · rating ${u.rating.join("/")}` : ""}`));
-    const groups = [["Move", (it) => it.a.type === "move"], ["Fire", (it) => it.a.type === "fire"],
-      ["Close combat", (it) => it.a.type === "assault"], ["Rally", (it) => it.a.type === "rally"]];
-    const lists = groups.map(([title, f]) => {
+        h("span", { class: "muted" }, t("htl.leaderAt", { at: hexText(u.at) }) + (u.rating ? t("htl.rating", { rating: u.rating.join("/") }) : "")));
+    const groups = [["move", (it) => it.a.type === "move"], ["fire", (it) => it.a.type === "fire"],
+      ["assault", (it) => it.a.type === "assault"], ["rally", (it) => it.a.type === "rally"]];
+    const lists = groups.map(([kind, f]) => {
       // attacks that cannot hit come last, marked
       const list = opts.filter(f).sort((a, b) => cannotHit(a.hint) - cannotHit(b.hint));
       if (!list.length) return null;
@@ -515,18 +513,17 @@ class HtlTable extends TableBase {
         type: "button", class: `btn option ${it.a.type}${cannotHit(it.hint) ? " cannot-hit" : ""}`,
         onclick: () => this.send(it.a),
       }, actionText(view, it.a, it.hint))));
-      if (title === "Move" && list.length > 4) {
+      if (kind === "move" && list.length > 4) {
         // many destinations: the green hexes say it all; the list stays at hand, folded
         return h("details", { class: "opt-group" },
-          h("summary", {}, h("h3", {}, `Move — ${list.length} ways (the green hexes)`)), buttons);
+          h("summary", {}, h("h3", {}, t("htl.moveWays", { n: list.length }))), buttons);
       }
-      return h("div", { class: "opt-group" }, h("h3", {}, title), buttons);
+      return h("div", { class: "opt-group" }, h("h3", {}, t(`htl.group.${kind}`)), buttons);
     });
     return h("div", { class: "selected-card" }, head,
-      h("p", { class: "hint" }, "Green hexes: moves, with their AP cost. Red: targets — “5+ ×3” means 3 dice, "
-        + "each hitting on 5 or more; the dashed line is the line of sight."),
+      h("p", { class: "hint" }, t("htl.selectedHint")),
       lists,
-      h("button", { type: "button", class: "btn small ghost", onclick: () => this.deselect() }, "Cancel (Esc)"));
+      h("button", { type: "button", class: "btn small ghost", onclick: () => this.deselect() }, t("htl.cancelEsc")));
   }
 
   renderMenu(msg) {
@@ -536,14 +533,14 @@ class HtlTable extends TableBase {
       return;
     }
     const view = msg.view;
-    mount(this.el.menu, h("div", { class: "htl-menu-card", role: "dialog", "aria-label": `Choose at ${hexText(m.at)}` },
-      h("h3", {}, `At ${hexText(m.at)}:`),
+    mount(this.el.menu, h("div", { class: "htl-menu-card", role: "dialog", "aria-label": t("htl.chooseAt", { at: hexText(m.at) }) },
+      h("h3", {}, t("htl.menuAt", { at: hexText(m.at) })),
       m.items.map((it) => h("button", { type: "button", class: "btn option", onclick: () => this.send(it.a) },
         actionText(view, it.a, it.hint))),
       h("button", { type: "button", class: "btn small ghost", onclick: () => {
         this.menu = null;
         this.render();
-      } }, "Cancel")));
+      } }, t("common.cancel"))));
     this.el.menu.hidden = false;
     this.el.menu.querySelector("button")?.focus();
   }
@@ -561,20 +558,20 @@ class HtlTable extends TableBase {
       mount(el, h("strong", {}, decisionPrompt(view, msg.legal, true)),
         buttons.length ? h("div", { class: "prompt-buttons" }, buttons.map((it) => h("button", {
           type: "button", class: `btn ${it.a.yes ? "primary" : ""}`, onclick: () => this.send(it.a),
-        }, actionText(view, it.a, it.hint)))) : h("span", { class: "muted" }, ` — ${tapOrClick()} a highlighted hex`));
+        }, actionText(view, it.a, it.hint)))) : h("span", { class: "muted" }, t("htl.clickHex", { tap: tapOrClick() })));
       el.hidden = false;
       el.className = "htl-prompt mine";
       return;
     }
     if (!mine && view.phase === "assign") {
-      mount(el, h("span", {}, `${this.seatLabel(view, view.to_move)} is assigning the leader ratings…`));
+      mount(el, h("span", {}, t("htl.assigningNow", { who: this.seatLabel(view, view.to_move) })));
       el.hidden = false;
       el.className = "htl-prompt theirs";
       return;
     }
     if (!mine && view.pending && view.to_move !== view.active && view.to_move >= 0) {
-      mount(el, h("span", {}, `${this.seatLabel(view, view.to_move)} is deciding: `
-        + `${view.pending.kind === "retreat" ? "where to retreat" : view.pending.kind || "a choice"}…`));
+      const what = view.pending.kind === "retreat" ? t("htl.decidingRetreat") : view.pending.kind || t("htl.decidingChoice");
+      mount(el, h("span", {}, t("htl.deciding", { who: this.seatLabel(view, view.to_move), what })));
       el.hidden = false;
       el.className = "htl-prompt theirs";
       return;
@@ -590,17 +587,20 @@ class HtlTable extends TableBase {
   showEnd(msg) {
     const view = msg.view;
     const you = this.hotseat ? null : msg.seat;
-    const line = resultLine(view, msg.result || view.result, you);
+    const result = msg.result?.summary || msg.result || view.result;
+    const winner = msg.result?.abandoned ? (msg.result.by === null ? null : 1 - msg.result.by) : result?.winner;
+    const mine = you !== null && you !== undefined;
+    // the end's words are the server's: a hot seat reads them as a spectator would
     this.endDialog({
-      title: line.replace(/ \(.*\)$/, ""), reason: line,
-      cls: /You win/.test(line) ? "win" : /You lose|You resigned/.test(line) ? "loss" : "",
+      title: endSaid(mine ? msg.end?.title : msg.end?.outcome), reason: endSaid(msg.end?.reason),
+      cls: !mine || winner === null || winner === undefined ? "" : winner === you ? "win" : "loss",
       needs: winNeeds(view, (msg.result?.summary || msg.result || view.result)?.vp || view.vp || []),
-      columns: ["VP", "VP needed", "Units left"],
+      columns: [t("end.htl.vpColumn"), t("end.htl.vpNeeded"), t("end.htl.unitsLeft")],
       rows: [0, 1].map((s) => ({ chip: `c-${sideColour(view, s)}`, name: sideTitle(view, s),
         cells: [view.vp?.[s] ?? 0, view.vp_target?.[s] ?? "–",
           (view.units || []).filter((u) => u.side === s && u.at).length] })),
       buttons: [nextBattleLink(msg, this.id)
-        || h("a", { class: "btn primary", href: "/" }, "New game"), this.replayLink()],
+        || h("a", { class: "btn primary", href: "/" }, t("common.navNewGame")), this.replayLink()],
     });
   }
 }
@@ -608,12 +608,12 @@ class HtlTable extends TableBase {
 /** What each side needed to win and what it had (`vp`: both sides' VP at the end). */
 function winNeeds(view, vp) {
   const lines = [0, 1].filter((s) => view.vp_target?.[s])
-    .map((s) => `${sideTitle(view, s)} needed ${view.vp_target[s]} VP and had ${vp[s] ?? 0}.`);
+    .map((s) => t("end.htl.needed", { side: sideTitle(view, s), target: view.vp_target[s], vp: vp[s] ?? 0 }));
   const limit = view.turn_limit;
   const w = view.time_out_winner;
-  if (view.time_out_by_vp) lines.push(`After turn ${limit}, the side with more VP wins.`);
+  if (view.time_out_by_vp) lines.push(t("end.htl.moreVpWins", { turn: limit }));
   else if (w !== null && w !== undefined) {
-    lines.push(`${sideTitle(view, w)} needed to hold out to the end of turn ${limit}.`);
+    lines.push(t("end.htl.holdOut", { side: sideTitle(view, w), turn: limit }));
   }
   return lines;
 }
