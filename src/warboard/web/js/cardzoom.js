@@ -5,10 +5,12 @@
 import { h } from "./dom.js";
 import { cardState, cardSvg } from "./cardface.js";
 import { diagramText } from "./diagram.js";
+import { t } from "./i18n.js";
 import { seatName, unitInfo, unitTitle } from "./units.js";
 
 const KEY = [
-  ["★", "attacks on its own"], ["⊕", "attacks with support"], ["▲", "supply"], ["●", "support"],
+  ["★", "table.zoom.attacksAlone"], ["⊕", "table.zoom.attacksSupported"], ["▲", "table.zoom.supply"],
+  ["●", "table.zoom.support"],
 ];
 
 /**
@@ -21,8 +23,10 @@ export function openCardZoom(rules, c, { mine = false, turned = false, onClose =
   const info = unitInfo(rules, c.unit);
   const supplied = c.supplied !== false;
   const back = document.activeElement;
-  const title = `${mine ? "Your" : `${seatName(c.seat)}'s`} ${unitTitle(rules, c.unit)} at ${c.x},${c.y}`;
-  const state = [cardState(rules, info, supplied), c.supplied === true ? "in supply" : ""].filter(Boolean);
+  const unit = unitTitle(rules, c.unit);
+  const at = `${c.x},${c.y}`;
+  const title = mine ? t("table.zoom.yours", { unit, at }) : t("table.zoom.theirs", { who: seatName(c.seat), unit, at });
+  const state = [cardState(rules, info, supplied), c.supplied === true ? t("table.cell.inSupply") : ""].filter(Boolean);
   let dialog = null;
   const close = () => {
     dialog.remove();
@@ -40,10 +44,10 @@ export function openCardZoom(rules, c, { mine = false, turned = false, onClose =
   h("div", { class: `card-zoom-card s${c.seat}` },
     h("h2", { id: "card-zoom-title" }, title),
     cardSvg(rules, info, { turned, supplied }, "card-face big"),
-    state.length ? h("p", { class: "card-zoom-state" }, state.join(", ")) : null,
+    state.length ? h("p", { class: "card-zoom-state" }, state.join(t("common.listSep"))) : null,
     h("p", { class: "card-zoom-text" }, diagramText(rules, info)),
-    h("ul", { class: "card-zoom-key" }, KEY.map(([mark, text]) => h("li", {}, h("span", { "aria-hidden": "true" }, mark), ` ${text}`))),
-    h("button", { type: "button", class: "btn primary", onclick: close }, "Close")));
+    h("ul", { class: "card-zoom-key" }, KEY.map(([mark, key]) => h("li", {}, h("span", { "aria-hidden": "true" }, mark), ` ${t(key)}`))),
+    h("button", { type: "button", class: "btn primary", onclick: close }, t("table.zoom.close"))));
   document.body.append(dialog);
   document.addEventListener("keydown", onKey, true);
   dialog.querySelector("button").focus();

@@ -1,7 +1,8 @@
 // A board cell's accessible name: its coordinates, what stands there and what may be done
-// there now, e.g. "1,-1: your Infantry, in supply, legal place" or "0,2: empty".
+// there now, e.g. "1,-1: your Infantry, in supply, legal: place Infantry here" or "0,2: empty".
 
 import { cardState } from "./cardface.js";
+import { t } from "./i18n.js";
 import { seatName, unitInfo, unitTitle } from "./units.js";
 
 export const BASES = [[0, -1], [0, 1]]; // seat 0's base, seat 1's base (contract §1)
@@ -13,21 +14,24 @@ export function cellName({ rules, board, overlay }, x, y) {
   const u = board.find((c) => c.x === x && c.y === y);
   const base = at(BASES, x, y);
   if (u) {
-    const owner = u.seat === overlay.mySeat ? "your" : `${seatName(u.seat)}'s`;
+    const unit = unitTitle(rules, u.unit);
+    parts.push(u.seat === overlay.mySeat ? t("table.cell.yours", { unit })
+      : t("table.cell.theirs", { who: seatName(u.seat), unit }));
+    if (u.supplied === true) parts.push(t("table.cell.inSupply"));
     const state = cardState(rules, unitInfo(rules, u.unit), u.supplied !== false);
-    parts.push(`${owner} ${unitTitle(rules, u.unit)}`);
-    if (u.supplied === true) parts.push("in supply");
     if (state) parts.push(state);
   } else if (x === 0 && y === 0) {
-    parts.push(`${rules.hillName}, no card is played here`);
+    parts.push(t("table.cell.hill", { hill: rules.hillName }));
   } else {
-    parts.push("empty");
+    parts.push(t("table.cell.empty"));
   }
-  if (base >= 0) parts.push(`${seatName(base)}'s ${rules.baseName}`);
-  if (at(overlay.places, x, y) >= 0) parts.push(`legal: place ${overlay.unitTitle || "the card"} here`);
-  if (at(overlay.targets, x, y) >= 0) parts.push("legal target");
-  if (overlay.chosen && at([overlay.chosen], x, y) >= 0) parts.push("chosen square");
+  if (base >= 0) parts.push(t("table.cell.base", { who: seatName(base), base: rules.baseName }));
+  if (at(overlay.places, x, y) >= 0) {
+    parts.push(t("table.cell.place", { unit: overlay.unitTitle || t("table.theCard") }));
+  }
+  if (at(overlay.targets, x, y) >= 0) parts.push(t("table.cell.target"));
+  if (overlay.chosen && at([overlay.chosen], x, y) >= 0) parts.push(t("table.cell.chosen"));
   const hit = at(overlay.hits, x, y);
-  if (hit >= 0) parts.push(`hit ${hit + 1}`);
-  return `${x},${y}: ${parts.join(", ")}`;
+  if (hit >= 0) parts.push(t("table.cell.hit", { n: hit + 1 }));
+  return t("table.cell.name", { at: `${x},${y}`, what: parts.join(t("common.listSep")) });
 }

@@ -43,10 +43,9 @@ export function mount(el, ...children) {
 /** The arrow keys -> a step on screen (right, down). */
 export const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
-/** "tap" on a touch screen, "click" with a mouse: the verb of the hints (`capital`: "Tap"). */
-export function tapOrClick(capital = false) {
-  const touch = matchMedia("(pointer: coarse)").matches;
-  return capital ? (touch ? "Tap" : "Click") : touch ? "tap" : "click";
+/** Whether the page is used by touch (a coarse pointer): the hints say "tap", not "click". */
+export function isTouch() {
+  return matchMedia("(pointer: coarse)").matches;
 }
 
 /**

@@ -6,7 +6,7 @@
 // page's language falls back to English, then to the key itself, reported on the console (so
 // the browser tests, which fail on console errors, catch it).
 
-import { h } from "./dom.js";
+import { h, isTouch } from "./dom.js";
 
 export const LANGS = ["en", "ja"];
 const NAMESPACES = ["common", "lobby", "table", "hand", "htl", "names", "replay", "rules",
@@ -135,4 +135,10 @@ export function langSwitch() {
     title: t("common.switchLanguage"),
     onclick: () => setLang(other),
   }, OWN_NAME[other]);
+}
+
+/** The hints' verb in the page's language: "tap" on a touch screen, "click" with a mouse
+ *  (`capital`: at the start of a sentence). */
+export function tapOrClick(capital = false) {
+  return t(`common.${isTouch() ? "tap" : "click"}${capital ? "Cap" : ""}`);
 }
