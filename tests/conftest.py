@@ -16,7 +16,8 @@ name: whole modules in ``MODULE_MARKERS``, single tests (by function name, every
 ``TEST_MARKERS``; tests/test_suite_layers.py checks that every name here still exists. Time a
 run with ``pytest --durations=40`` to see what belongs where.
 
-Shared fixture: ``database_url``, a fresh database for each test in SQLite and in PostgreSQL.
+Shared fixtures: ``database_url``, a fresh database for each test in SQLite and in PostgreSQL;
+for the browser tests ``server``, ``browser`` and ``shots``, one of each per module.
 No test writes to the user data folder, where warboard keeps its database when given none:
 ``XDG_DATA_HOME`` points into a folder of the run's own (for the server processes too).
 """
@@ -27,6 +28,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -187,3 +189,44 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(name)
         if any(item.get_closest_marker(name) for name in SLOW_LAYERS):
             item.add_marker("slow")
+
+
+# ---------------------------------------------------------------- the browser tests' fixtures
+# Each browser test module (tests/test_web_*_e2e.py; they skip themselves without Playwright
+# or Chromium) gets one server process, one headless Chromium and one screenshot folder of its
+# own, named after the module. A module that needs another server defines its own ``server``.
+
+
+def _web_module_name(request: pytest.FixtureRequest) -> str:
+    """"test_web_htl_e2e" -> "htl" ("web" for test_web_e2e)."""
+    name = request.module.__name__.rpartition(".")[2]
+    return name.removeprefix("test_web_").removesuffix("_e2e").removesuffix("test_web") or "web"
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a ``warboard serve`` process of the module's own."""
+    from web_helpers import running_server
+
+    with running_server(tmp_path_factory.mktemp(f"{_web_module_name(request)}-server")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright."""
+    from playwright import sync_api
+
+    from web_helpers import chromium
+
+    with chromium(sync_api) as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def shots(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the module's screenshots (``$WARBOARD_E2E_SHOTS`` when set)."""
+    from web_helpers import screenshots_dir
+
+    return screenshots_dir(tmp_path_factory, f"{_web_module_name(request)}-screenshots")

@@ -9,7 +9,6 @@ Screenshots go where ``screenshots_dir`` says (``$WARBOARD_E2E_SHOTS`` or a temp
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,9 +24,6 @@ from web_helpers import (  # noqa: E402
     CHROMIUM,
     MY_TURN,
     PLAYABLE_CARD,
-    chromium,
-    running_server,
-    screenshots_dir,
 )
 from web_pages import PAGES, SETTLED_TURN, SIZES, ai_game, open_page, open_tab  # noqa: E402
 
@@ -41,23 +37,6 @@ CELL_NAME = re.compile(r"^-?\d+,-?\d+: \S")
 FOCUSED = ("() => { const e = document.activeElement; return e && e !== document.body"
            " ? {cell: e.dataset.cell || null, label: e.getAttribute('aria-label'),"
            " key: e.dataset.focusKey || null} : null; }")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("a11y-server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(playwright_api) as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return screenshots_dir(tmp_path_factory, "a11y-screenshots")
 
 
 def serious(page: Any) -> list[str]:

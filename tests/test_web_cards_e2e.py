@@ -25,11 +25,8 @@ from web_helpers import (  # noqa: E402
     CHROMIUM,
     MY_TURN,
     Tab,
-    chromium,
     play_by_clicking,
     play_hotseat,
-    running_server,
-    screenshots_dir,
 )
 
 if not CHROMIUM.exists():
@@ -40,23 +37,6 @@ if not CHROMIUM.exists():
 expect = playwright_api.expect
 RULESETS = Path(__file__).resolve().parents[1] / "src/warboard/hill218/rulesets"
 SIZES = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("cards-server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(playwright_api) as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return screenshots_dir(tmp_path_factory, "card-screenshots")
 
 
 def open_tab(browser: Any, server: str, size: str) -> Tab:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -23,11 +22,8 @@ from web_helpers import (  # noqa: E402
     OVER,
     PLAYABLE_CARD,
     Tab,
-    chromium,
     finish_hotseat_game,
     play_by_clicking,
-    running_server,
-    screenshots_dir,
     units_on_board,
     wait_turn_or_over,
 )
@@ -39,23 +35,6 @@ if not CHROMIUM.exists():
 
 expect = playwright_api.expect
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("web-server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(playwright_api) as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return screenshots_dir(tmp_path_factory, "screenshots")
 
 
 @pytest.fixture

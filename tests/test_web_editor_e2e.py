@@ -17,7 +17,7 @@ playwright_api = pytest.importorskip(
 from test_web_htl_e2e import MY_TURN, Tab, move_a_unit  # noqa: E402
 from warboard.holdtheline.scenario_file import load_scenario  # noqa: E402
 from warboard.holdtheline.setups import scenario_from_text  # noqa: E402
-from web_helpers import CHROMIUM, chromium, running_server, screenshots_dir  # noqa: E402
+from web_helpers import CHROMIUM, chromium, screenshots_dir  # noqa: E402
 
 if not CHROMIUM.exists():
     pytest.skip(f"the browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
@@ -25,12 +25,6 @@ if not CHROMIUM.exists():
 expect = playwright_api.expect
 PACKAGED = Path(__file__).resolve().parent.parent / "src/warboard/holdtheline/scenarios"
 STATUS = ".editor-status"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("editor-server")) as base:
-        yield base
 
 
 def click_hex(page, at: str) -> None:

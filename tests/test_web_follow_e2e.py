@@ -24,11 +24,9 @@ from web_helpers import (  # noqa: E402
     CHROMIUM,
     MY_TURN,
     Tab,
-    chromium,
     finish_hotseat_game,
     http_json,
     play_by_clicking,
-    running_server,
     save_screenshot,
     wait_turn_or_over,
 )
@@ -62,18 +60,6 @@ RECORD = """() => {
   new MutationObserver(() => { if (document.querySelector('.sliding')) note(); })
     .observe(app, { subtree: true, attributes: true, attributeFilter: ['class'] });
 }"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("follow-server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(playwright_api) as b:
-        yield b
 
 
 def open_tab(browser: Any, server: str, *, size: dict[str, int] = DESKTOP,

@@ -21,10 +21,7 @@ import web_helpers  # noqa: E402
 from warboard.holdtheline.scenario_file import load_scenario, scenario_names  # noqa: E402
 from web_helpers import (  # noqa: E402
     CHROMIUM,
-    chromium,
     finish_hotseat_game,
-    running_server,
-    screenshots_dir,
 )
 
 if not CHROMIUM.exists():
@@ -37,23 +34,6 @@ PHONE = {"width": 390, "height": 844}
 MY_TURN = '#app[data-mine="true"][data-busy="false"]'
 OVER = ".turn-banner.over"
 AI_FAILED = '.toast.error:has-text("computer player failed")'
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("htl-server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(playwright_api) as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return screenshots_dir(tmp_path_factory, "htl-screenshots")
 
 
 class Tab(web_helpers.Tab):

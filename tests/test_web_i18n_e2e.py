@@ -27,11 +27,8 @@ playwright_api = pytest.importorskip(
 from web_helpers import (  # noqa: E402
     CHROMIUM,
     Tab,
-    chromium,
     finish_hotseat_game,
     http_json,
-    running_server,
-    screenshots_dir,
 )
 
 if not CHROMIUM.exists():
@@ -75,23 +72,6 @@ def english_phrases() -> set[str]:
 
 ENGLISH = english_phrases()
 JA = catalogue("ja")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("i18n-server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(playwright_api) as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return screenshots_dir(tmp_path_factory, "i18n-screenshots")
 
 
 def japanese_tab(browser: Any, server: str, size: str = "desktop") -> Tab:

@@ -19,10 +19,8 @@ from warboard.core.i18n import catalogue, say  # noqa: E402
 from web_helpers import (  # noqa: E402
     CHROMIUM,
     Tab,
-    chromium,
     finish_hotseat_game,
     http_json,
-    running_server,
     save_screenshot,
 )
 
@@ -38,18 +36,6 @@ TUTORIAL = {"scenario": "tutorial"}
 # a seed each whose random game ends within play_hotseat's 400 plays
 GAMES = [("hill218", None, 5, DESKTOP), ("ogre218", None, 5, PHONE),
          ("holdtheline", TUTORIAL, 3, DESKTOP), ("holdtheline", TUTORIAL, 3, PHONE)]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("web-server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(playwright_api) as b:
-        yield b
 
 
 def english_sentences() -> set[str]:

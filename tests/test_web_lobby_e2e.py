@@ -10,7 +10,6 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,10 +23,8 @@ from web_helpers import (  # noqa: E402
     CHROMIUM,
     MY_TURN,
     Tab,
-    chromium,
     http_json,
     play_by_clicking,
-    running_server,
 )
 
 if not CHROMIUM.exists():
@@ -36,18 +33,6 @@ if not CHROMIUM.exists():
 
 expect = playwright_api.expect
 MARKUP = '<img src=x onerror="window.pwned=1">hello'
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("web-lobby")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(playwright_api) as b:
-        yield b
 
 
 def signed_in(browser: Any, server: str, name: str) -> Tab:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,10 +22,7 @@ from web_helpers import (  # noqa: E402
     CHROMIUM,
     MY_TURN,
     PLAYABLE_CARD,
-    chromium,
     play_hotseat,
-    running_server,
-    screenshots_dir,
 )
 from web_pages import PAGES, SETTLED_TURN, SIZES, ai_game, open_page, open_tab  # noqa: E402
 
@@ -38,23 +34,6 @@ if not CHROMIUM.exists():
 expect = playwright_api.expect
 PHONE = SIZES["phone"]
 HTL_TURN = '#app[data-mine="true"][data-busy="false"]'
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    with running_server(tmp_path_factory.mktemp("phone-server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(playwright_api) as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return screenshots_dir(tmp_path_factory, "phone-screenshots")
 
 
 def on_screen(page: Any, locator: Any) -> dict[str, float]:

@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, insert  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 from warboard.server.storage import PLAYERS, RATINGS  # noqa: E402
-from web_helpers import CHROMIUM, Tab, chromium, http_json, running_server  # noqa: E402
+from web_helpers import CHROMIUM, Tab, http_json, running_server  # noqa: E402
 
 if not CHROMIUM.exists():
     pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium, "
@@ -42,12 +42,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(folder: Path) -> Iterator[str]:
     with running_server(folder) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium(playwright_api) as b:
-        yield b
 
 
 def rated_resignation(base: str, creator_key: str, friend: dict[str, Any]) -> None:
