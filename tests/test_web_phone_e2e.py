@@ -33,7 +33,9 @@ if not CHROMIUM.exists():
 
 expect = playwright_api.expect
 PHONE = SIZES["phone"]
-HTL_TURN = '#app[data-mine="true"][data-busy="false"]'
+# our turn, with none of the other side's plays still being played out (they redraw the page)
+HTL_TURN = ('#app[data-mine="true"][data-busy="false"][data-playback="0"], '
+            '#app[data-mine="true"][data-busy="false"]:not([data-playback])')
 
 
 def on_screen(page: Any, locator: Any) -> dict[str, float]:

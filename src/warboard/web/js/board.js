@@ -64,6 +64,11 @@ export class Board {
     this.host.append(this.svg, this.controls);
     this.attachPointer();
     this.svg.addEventListener("keydown", (e) => this.onKey(e));
+    // a cell focused another way (a click, a screen reader) is the cursor: a redraw keeps it
+    this.svg.addEventListener("focusin", (e) => {
+      const cell = e.target.classList?.contains("kcell") && e.target.dataset.cell;
+      if (cell) this.moveCursor(cell.split(",").map(Number));
+    });
     new ResizeObserver(() => this.applyView()).observe(this.svg);
   }
 

@@ -112,54 +112,54 @@ export function unitCount(rules, board, seat) {
 
 /**
  * One sentence for a decision, in the words of the server's log ("South deploys Tank at
- * (1,-1), destroys North Infantry at (1,0)"); `boardBefore` names what was hit.
+ * (1,-1), destroys North Infantry at (1,0)") and the page's language; `boardBefore` names
+ * what was hit.
  */
 export function actionText(rules, seat, action, boardBefore = []) {
-  if (!action) return `${seatName(seat)} decides (hidden)`;
-  const who = seatName(seat);
+  const side = seatName(seat);
+  if (!action) return t("replay.decidesHidden", { who: side });
   const board = new Map(boardBefore.map((c) => [`${c.x},${c.y}`, c]));
   const hits = (targets) => targets.map((cell) => {
     const k = `${cell[0]},${cell[1]}`;
     const u = board.get(k);
-    if (!u) return `hits ${cellText(cell)}`;
+    if (!u) return t("replay.hitsCell", { cell: cellText(cell) });
     const becomes = unitInfo(rules, u.unit).becomes;
     // follow the hits on a copy of the board: an Ogre hit twice is damaged, then destroyed
     if (becomes) board.set(k, { ...u, unit: becomes });
     else board.delete(k);
-    return `${becomes ? "damages" : "destroys"} ${seatName(u.seat)} ${unitTitle(rules, u.unit)} at ${cellText(cell)}`;
-  }).join(" and ");
+    return t(becomes ? "log.cards.damages" : "log.cards.destroys",
+      { side: seatName(u.seat), unit: unitTitle(rules, u.unit), cell: cellText(cell) });
+  }).reduce((a, b) => t("log.and", { a, b }));
   if (action.play === "deploy") {
-    const isBase = (s) => s === 0 || s === 1 ? action.at[0] === 0 && action.at[1] === (s === 0 ? -1 : 1) : false;
-    const where = isBase(seat) ? `on its ${rules.baseName}`
-      : isBase(1 - seat) ? `on ${seatName(1 - seat)}'s ${rules.baseName}` : "at";
-    let t = `${who} deploys ${unitTitle(rules, action.unit)} ${where} ${cellText(action.at)}`;
-    if ((action.attacks || []).length) t += `, ${hits(action.attacks)}`;
-    return t;
+    const isBase = (s) => action.at[0] === 0 && action.at[1] === (s === 0 ? -1 : 1);
+    const attacks = (action.attacks || []).length ? { hits: hits(action.attacks) } : null;
+    const p = { side, unit: unitTitle(rules, action.unit), cell: cellText(action.at), base: rules.baseName, ...attacks };
+    if (isBase(seat)) return t(attacks ? "log.cards.deployBaseAttacks" : "log.cards.deployBase", p);
+    // a play onto the enemy's base takes it: nothing is attacked
+    if (isBase(1 - seat)) return t("log.cards.deployEnemyBase", { ...p, enemy: seatName(1 - seat) });
+    return t(attacks ? "log.cards.deployAttacks" : "log.cards.deploy", p);
   }
-  if (action.play === "strike") return `${who}'s ${rules.strikeName} ${hits([action.target])}`;
+  if (action.play === "strike") return t("log.cards.strike", { side, strike: rules.strikeName, hits: hits([action.target]) });
   if (action.play === "bury") {
     const [a, b] = action.cards;
-    return `${who} puts ${unitTitle(rules, a)}, then ${unitTitle(rules, b)} under its deck`;
+    return t("log.cards.buries", { side, first: unitTitle(rules, a), second: unitTitle(rules, b) });
   }
-  if (action.chance === "first_player") return `${seatName(action.seat)} plays first`;
-  if (action.chance === "draw") return `a card is drawn: ${unitTitle(rules, action.unit)}`;
+  if (action.chance === "first_player") return t("log.cards.first", { side: seatName(action.seat) });
+  if (action.chance === "draw") return t("replay.cardDrawn", { unit: unitTitle(rules, action.unit) });
   return JSON.stringify(action);
 }
 
-/** "South wins by taking North's base" and the like; `result` is the engine's summary. */
+const RESULT_KEYS = { time: "Time", abandoned: "Abandoned", base: "Base" };
+
+/** "South wins by taking North's base" and the like, in the page's language; `result` is the
+ *  engine's summary (or the server's ruling: docs/server-api.md#clocks). */
 export function resultText(rules, result, mySeat = null) {
-  if (!result) return "The game is over.";
+  if (!result) return t("end.common.over");
   const w = result.winner;
   if (w === null || w === undefined) {
-    return result.reason === "abandoned" ? "Draw — claimed, the opponent left." : "Draw — equal unit counts.";
+    return t(result.reason === "abandoned" ? "end.common.claimDraw" : "lobby.result.draw");
   }
-  const name = mySeat === null ? seatName(w) : w === mySeat ? "You" : seatName(w);
-  const verb = name === "You" ? "win" : "wins";
-  // results the server rules (docs/server-api.md#clocks)
-  if (result.reason === "time") return `${name} ${verb} on time.`;
-  if (result.reason === "abandoned") return `${name} ${verb}: the opponent left the game.`;
-  if (result.reason === "base") {
-    return `${name} ${verb} by taking ${seatName(1 - w)}'s ${rules.baseName}.`;
-  }
-  return `${name} ${verb} on the unit count.`;
+  const how = RESULT_KEYS[result.reason] || "Count";
+  if (mySeat !== null && w === mySeat) return t(`lobby.result.you${how}`, { loser: seatName(1 - w), base: rules.baseName });
+  return t(`lobby.result.side${how}`, { side: seatName(w), loser: seatName(1 - w), base: rules.baseName });
 }
