@@ -6,8 +6,8 @@ against `hard`, and print the tables of docs/scenarios.md.
 Each measurement is one `warboard balance ... --json` run (its progress bar on stderr); the
 results are kept in `docs/results/htl-balance.json`, one entry per scenario and measurement, so
 an interrupted run goes on where it stopped (`--again` measures anew). The levels play without
-their time caps (`--no-time-caps`), so a result does not depend on how loaded the machine is. `--tables` only prints
-the tables of what is kept.
+their time caps (`--no-time-caps`), so a result does not depend on how loaded the machine is.
+`--tables` only prints the tables of what is kept.
 """
 
 from __future__ import annotations
