@@ -25,8 +25,8 @@ RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "htl-bal
 
 def balance(name: str, agents: str, games: int, jobs: int) -> dict[str, Any]:
     out = subprocess.run([*WARBOARD, "balance", name, "--agents", agents, "--games", str(games),
-                          "--jobs", str(jobs), "--no-time-caps", "--json"], stdout=subprocess.PIPE, text=True,
-                         check=True)
+                          "--jobs", str(jobs), "--no-time-caps", "--json"],
+                         stdout=subprocess.PIPE, text=True, check=True)
     report: dict[str, Any] = json.loads(out.stdout)
     return report
 
