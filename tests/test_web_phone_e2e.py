@@ -173,7 +173,11 @@ def test_a_board_card_opens_close_up(browser, server, shots):
         cell = page.locator(".layer-overlay .place").first.get_attribute("data-cell")
         tap_cell(page, cell_of(cell))
         page.locator(SETTLED_TURN).wait_for(timeout=60_000)
-        unit = page.locator(".layer-units .unit").first
+        # the card nearest the top of the screen: the close up does not cover it, so the click
+        # that ends the tap lands on the close up's backdrop (which must not close it)
+        units = page.locator(".layer-units .unit")
+        unit = min((units.nth(i) for i in range(units.count())),
+                   key=lambda u: u.bounding_box()["y"])
         cell = unit.get_attribute("data-cell")
         small = unit.locator(".card").bounding_box()
         assert small["width"] < 80  # too small to read its squares: hence the close up

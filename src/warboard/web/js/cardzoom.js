@@ -39,8 +39,13 @@ export function openCardZoom(rules, c, { mine = false, turned = false, onClose =
     e.stopImmediatePropagation(); // Escape closes the card, it cancels nothing at the table
     close();
   };
+  // A click on the backdrop closes the card only when the press began there: the tap that
+  // opened the card ends in a click that lands on whatever is under the finger by then, which
+  // is the backdrop wherever the card does not cover the cell tapped.
+  let pressedBackdrop = false;
   dialog = h("div", { class: "card-zoom", role: "dialog", "aria-modal": "true", "aria-labelledby": "card-zoom-title",
-    onclick: (e) => e.target === dialog && close() },
+    onpointerdown: (e) => { pressedBackdrop = e.target === dialog; },
+    onclick: (e) => e.target === dialog && pressedBackdrop && close() },
   h("div", { class: `card-zoom-card s${c.seat}` },
     h("h2", { id: "card-zoom-title" }, title),
     cardSvg(rules, info, { turned, supplied }, "card-face big"),
