@@ -92,4 +92,5 @@ export function wireSoundToggle(btn) {
   const first = () => soundEnabled() && unlock();
   document.addEventListener("pointerdown", first, { capture: true });
   document.addEventListener("keydown", first, { capture: true });
+  btn.disabled = false; // the page's HTML has it disabled: a click before this would do nothing
 }
