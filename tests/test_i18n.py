@@ -92,7 +92,7 @@ def test_every_key_the_client_names_is_in_both_catalogues() -> None:
 def test_every_name_of_the_three_games_is_in_the_catalogue() -> None:
     """The names the client looks up by a code the server sends (``names.<game>.unit.<code>``
     and the like, keys no literal ``t("...")`` shows): every unit of both card rulesets, every
-    Hold the Line terrain and unit kind, and every packaged scenario."""
+    Hold the Line terrain and unit kind, every packaged scenario and campaign."""
     root = Path(__file__).resolve().parents[1] / "src/warboard"
     wanted = []
     for game in ("hill218", "ogre218"):
@@ -103,8 +103,15 @@ def test_every_name_of_the_three_games_is_in_the_catalogue() -> None:
     tables = tomllib.loads((root / "holdtheline/tables.toml").read_text(encoding="utf-8"))
     wanted += [f"names.holdtheline.terrain.{t}" for t in tables["terrain"]]
     wanted += [f"names.holdtheline.unit.{u}" for u in tables["units"]]
-    wanted += [f"names.holdtheline.scenario.{p.stem}"
-               for p in sorted((root / "holdtheline/scenarios").glob("*.toml"))]
+    wanted += [f"names.holdtheline.{kind[:-1]}.{p.stem}" for kind in ("scenarios", "campaigns")
+               for p in sorted((root / "holdtheline" / kind).glob("*.toml"))]
     for lang in LANGS:
         cat = catalogue(lang)
         assert sorted(k for k in wanted if k not in cat) == [], lang
+
+
+def test_the_page_without_scripts_says_why_in_both_languages() -> None:
+    """No catalogue is read without JavaScript: index.html's <noscript> says it in both."""
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    noscript = page[page.index("<noscript>"):page.index("</noscript>")]
+    assert "needs JavaScript" in noscript and 'lang="ja"' in noscript and "必要です" in noscript

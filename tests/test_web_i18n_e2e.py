@@ -20,6 +20,10 @@ from typing import Any
 
 import pytest
 
+from warboard.holdtheline import translations
+from warboard.holdtheline.campaign import load_campaign
+from warboard.holdtheline.scenario_file import load_scenario
+
 playwright_api = pytest.importorskip(
     "playwright.sync_api",
     reason="the browser tests need the playwright package (pip install playwright)")
@@ -96,6 +100,15 @@ def page_words(page: Any) -> str:
     }""", SERVER_WORDED)
 
 
+def scenario_words(name: str) -> dict[str, Any]:
+    """The Japanese words of a packaged scenario (scenarios/ja/NAME.toml)."""
+    return translations.scenario_words(load_scenario(name))["ja"]
+
+
+def load_campaign_words(name: str) -> dict[str, str]:
+    return translations.campaign_words(load_campaign(name))["ja"]
+
+
 def assert_no_english(page: Any) -> None:
     words = page_words(page)
     left = sorted(p for p in ENGLISH if p in words)
@@ -138,6 +151,14 @@ def test_the_lobby_follows_a_japanese_browser(browser, server, shots: Path, size
         expect(page.locator("#scenario option[value=trenton]")).to_contain_text(
             JA["names.holdtheline.scenario.trenton"])
         expect(page.locator(".seat-field .choice-label").first).not_to_have_text("Americans")
+        words = scenario_words("trenton")
+        page.locator("#scenario").select_option("trenton")
+        expect(page.locator(".scenario-about")).to_have_text(words["summary"])
+        page.locator("#scenario").select_option("campaign:new_york")
+        expect(page.locator("#scenario option[value='campaign:new_york']")).to_contain_text(
+            JA["names.holdtheline.campaign.new_york"])
+        expect(page.locator(".scenario-about")).to_contain_text(
+            load_campaign_words("new_york")["summary"])
         assert_no_english(page)
     finally:
         tab.close()
@@ -176,6 +197,14 @@ def test_the_hold_the_line_table_in_japanese(browser, server, shots: Path, size:
         expect(page.locator(".scenario-tag")).to_have_text(JA["names.holdtheline.scenario.trenton"])
         expect(page.locator(".htl-tracks")).to_contain_text(JA["htl.turn"])
         expect(page.locator(".htl-legend-panel summary")).to_have_text(JA["htl.mapKey"])
+        # the scenario's places and leaders by their Japanese names, on the map and in its key
+        names = scenario_words("trenton")["names"]
+        king_street = re.compile(f"^{names['King Street']}$")
+        expect(page.locator(".place-name", has_text=king_street)).to_have_count(1)
+        expect(page.locator(".htl-legend")).to_contain_text(names["Assunpink bridge"])
+        expect(page.locator(".leader[data-leader]").first).to_have_attribute(
+            "aria-label", re.compile("|".join(names[n] for n in ("Washington", "Greene", "Rahl"))))
+        assert "King Street" not in page_words(page)
         assert_no_english(page)
         assert_fits(page)
         page.screenshot(path=str(shots / f"i18n-htl-{size}.png"), full_page=True)

@@ -12,6 +12,7 @@ from warboard.holdtheline.campaign import Campaign, list_campaigns, load_campaig
 from warboard.holdtheline.campaign_progress import Progress
 from warboard.holdtheline.scenario_file import load_scenario
 from warboard.holdtheline.state import HtlState
+from warboard.holdtheline.translations import campaign_words
 
 
 def campaign_json(campaign: Campaign) -> dict[str, Any]:
@@ -27,7 +28,8 @@ class Campaigns:
     """The ``Series`` of Hold the Line: its packaged campaigns."""
 
     def summaries(self) -> list[dict[str, Any]]:
-        return [campaign_json(c) for c in list_campaigns()]
+        """The lobby's list: ``campaign_json`` and what it says in the client's other languages."""
+        return [{**campaign_json(c), "words": campaign_words(c)} for c in list_campaigns()]
 
     def start(self, name: str) -> dict[str, Any]:
         return Progress(load_campaign(name)).to_json()

@@ -629,11 +629,16 @@ def details_json(scenario: Scenario) -> dict[str, Any]:
 
 def run_scenarios(args: Any) -> int:
     """``warboard scenarios [NAME | --check FILE] [--json]``."""
+    # a packaged scenario's words in other languages (translations imports this module)
+    from warboard.holdtheline.lobby import scenario_summaries
+    from warboard.holdtheline.translations import scenario_words
+
     if args.check or args.name:
         scenario = (load_scenario_file(args.check) if args.check
                     else _named(args.name, "--check FILE"))
         if args.json:
-            print(json.dumps(details_json(scenario)))
+            words = {} if args.check else {"words": scenario_words(scenario)}
+            print(json.dumps(details_json(scenario) | words, ensure_ascii=False))
         elif args.check:
             print(f"{args.check}: OK — {scenario.title}: {scenario.summary}\n\n"
                   f"{describe(scenario)}")
@@ -641,7 +646,7 @@ def run_scenarios(args: Any) -> int:
             print(describe(scenario))
         return 0
     if args.json:
-        print(json.dumps({"scenarios": [summary_json(_packaged(n)) for n in list_names()]}))
+        print(json.dumps({"scenarios": scenario_summaries()}, ensure_ascii=False))
         return 0
     rows = []
     for name in list_names():

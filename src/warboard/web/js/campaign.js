@@ -3,7 +3,7 @@
 // (the same seat key holds the next battle's seat) or the campaign's result.
 
 import { h } from "./dom.js";
-import { sideName } from "./htl/names.js";
+import { campaignTitle, sideName } from "./htl/names.js";
 import { t } from "./i18n.js";
 import { getGame, rememberGame } from "./store.js";
 
@@ -18,7 +18,7 @@ export function campaignPanel(msg, gameId) {
   if (!c) return null;
   const p = c.progress || {};
   const battles = p.campaign?.battles || [];
-  const title = p.campaign?.title || c.name;
+  const title = campaignTitle(p.campaign?.name, p.campaign?.title || c.name);
   const parts = [h("strong", {}, t("campaign.battleOf", { title, n: c.index + 1, of: battles.length || c.games.length })),
     h("span", { class: "campaign-totals" }, t("campaign.banked", { totals: totalsText(p) }))];
   if (c.next_game) {

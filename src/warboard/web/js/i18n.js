@@ -82,6 +82,20 @@ function isMsg(v) {
 }
 
 /** The text of `key` in the page's language, its {placeholders} filled from `params`. */
+// names of the game being shown (a scenario's places and leaders) in the page's language:
+// English name -> its words; a param that is one of them is said in them
+let glossary = {};
+
+/** Say these names so from now on (`names`: English -> words; none: as they are). */
+export function setGlossary(names) {
+  glossary = names || {};
+}
+
+/** A name of the game being shown (a place, a leader) in the page's language. */
+export function localName(name) {
+  return typeof name === "string" && Object.hasOwn(glossary, name) ? glossary[name] : name;
+}
+
 export function t(key, params) {
   const k = typeof params?.count === "number" ? pluralKey(key, params.count) : key;
   const text = lookup(k);
@@ -93,7 +107,7 @@ export function t(key, params) {
   return text.replace(/\{(\w+)\}/g, (m, name) => {
     if (!(name in params)) return m;
     const v = params[name];
-    return isMsg(v) ? tMsg(v) : String(v);
+    return isMsg(v) ? tMsg(v) : String(localName(v));
   });
 }
 

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { h, mount } from "./dom.js";
-import { scenarioTitle, sideLabel } from "./htl/names.js";
+import { campaignTitle, scenarioTitle, sideLabel } from "./htl/names.js";
 import { lang, t } from "./i18n.js";
 import { lobbyLists } from "./lobbylist.js";
 import { allTokens, forgetGame, getPlayer, rememberGame } from "./store.js";
@@ -207,7 +207,7 @@ async function syncHtl(form, on) {
       `${scenarioTitle(sc.name, sc.title)}${sc.date ? ` (${sc.date.slice(0, 4)})` : ""}`)),
     campaigns.length ? h("optgroup", { label: t("lobby.campaigns") },
       campaigns.map((c) => h("option", { value: CAMPAIGN + c.name },
-        `${c.title} — ${c.games.map((g) => scenarioTitle(g.options?.scenario, g.title)).join(t("common.listSep"))}`))) : null);
+        `${campaignTitle(c.name, c.title)} — ${c.games.map((g) => scenarioTitle(g.options?.scenario, g.title)).join(t("common.listSep"))}`))) : null);
     select.addEventListener("change", () => syncHtl(form, true));
   }
   const chosenCampaign = campaigns.find((c) => CAMPAIGN + c.name === select.value);
@@ -215,7 +215,7 @@ async function syncHtl(form, on) {
     ? scenarios.find((x) => x.name === chosenCampaign.games[0].options.scenario)
     : scenarios.find((x) => x.name === select.value) || scenarios[0];
   if (!sc) return;
-  form.querySelector(".scenario-about").textContent = sc.summary;
+  form.querySelector(".scenario-about").textContent = localized(sc, "summary");
   sc.sides.forEach((side, i) => {
     labels[i].querySelector(".choice-label").textContent = sideLabel(side.label);
     labels[i].querySelector(".choice-extra").textContent = t("lobby.homeEdge", {
@@ -223,9 +223,12 @@ async function syncHtl(form, on) {
   });
   hint.textContent = t("lobby.htlFirst", { side: sideLabel(sc.sides[sc.first].label), turns: sc.turns });
   if (chosenCampaign) {
-    form.querySelector(".scenario-about").textContent = `${chosenCampaign.summary} ${t("lobby.campaignNote")}`;
+    form.querySelector(".scenario-about").textContent = `${localized(chosenCampaign, "summary")} ${t("lobby.campaignNote")}`;
   }
 }
+
+/** A packaged scenario's or campaign's `field` in the page's language (`words`), else its own. */
+const localized = (item, field) => item.words?.[lang()]?.[field] ?? item[field];
 
 async function loadGames(el) {
   const tokens = allTokens();

@@ -9,7 +9,7 @@ import { t } from "../i18n.js";
 import { rememberGame } from "../store.js";
 import { toast } from "../toast.js";
 import { HexBoard } from "./hexboard.js";
-import { KINDS, TERRAIN, loadTables } from "./names.js";
+import { KINDS, TERRAIN, loadTables, optionText } from "./names.js";
 
 const GAME = "holdtheline";
 const EDGES = ["north", "south", "west", "east"];
@@ -318,7 +318,7 @@ export class ScenarioEditor {
         (mm, v) => { mm.time_out = v; }));
     const options = h("fieldset", {}, h("legend", {}, t("editor.optionalRules")),
       Object.entries(this.tables.options).map(([name, o]) => (name === "ap_adjust"
-        ? text(`${o.rule} ${o.text} ${t("editor.twoNumbers")}`, "editor-opt-ap_adjust",
+        ? text(`${o.rule} ${optionText(name, o.text)} ${t("editor.twoNumbers")}`, "editor-opt-ap_adjust",
           (m.options.ap_adjust || []).join(","), (mm, v) => {
             if (v.trim()) mm.options.ap_adjust = v.split(",").map(Number);
             else delete mm.options.ap_adjust;
@@ -328,7 +328,7 @@ export class ScenarioEditor {
           onchange: (e) => this.change((mm) => {
             if (e.target.checked) mm.options[name] = true;
             else delete mm.options[name];
-          }, { forms: false }) }), ` ${o.rule} ${name}: ${o.text}`))));
+          }, { forms: false }) }), ` ${o.rule} ${name}: ${optionText(name, o.text)}`))));
     mount(this.forms, general, ...names.map((n) => this.sideForm(n)), options);
   }
 

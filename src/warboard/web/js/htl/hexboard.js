@@ -4,7 +4,7 @@
 // sight, decision hexes, the last action). Clicks come back as hexes ([col, row]).
 
 import { ARROWS, h, s, clear } from "../dom.js";
-import { t } from "../i18n.js";
+import { localName, t } from "../i18n.js";
 import { KINDS, TERRAIN, hexKey, hexText, leaderById, onBoard, sideColour, sideTitle, unitById } from "./names.js";
 
 const R = 50; // hex radius (centre to corner), in SVG user units
@@ -233,7 +233,7 @@ export class HexBoard {
     for (const p of view.places || []) {
       const [x, y] = this.centre(p.at);
       named.add(hexKey(p.at));
-      g.append(s("text", { class: "place-name", x, y: y - R * 0.62 }, p.name));
+      g.append(s("text", { class: "place-name", x, y: y - R * 0.62 }, localName(p.name)));
     }
     // a named hex shows its name where the others show their coordinates
     for (const el of this.layers.coords.querySelectorAll("text")) {
@@ -264,7 +264,7 @@ export class HexBoard {
     for (const { at, side, pieces } of coming.values()) {
       const [x, y] = this.centre(at);
       const turns = [...new Set(pieces.map((p) => p.arrive))].sort((a, b) => a - b);
-      const names = pieces.map((p) => (p.kind ? `${KINDS[p.kind]?.title || p.kind} ${p.id}` : `★ ${p.name || p.id}`));
+      const names = pieces.map((p) => (p.kind ? `${KINDS[p.kind]?.title || p.kind} ${p.id}` : `★ ${localName(p.name) || p.id}`));
       g.append(s("g", { class: `reinforce-mark c-${sideColour(view, side)}`, "data-reinforce": hexKey(at) },
         s("polygon", { class: "reinforce-ring", points: pts(corners(x, y, R * 0.8)) }),
         s("text", { class: "reinforce-label", x, y: y + R * 0.7 }, `+${pieces.length} T${turns.join("/")}`),
@@ -377,13 +377,14 @@ export class HexBoard {
       st.done ? "done" : ""].filter(Boolean).join(" ");
     const g = s("g", { class: cls, "data-hex": hexKey(l.at), "data-leader": l.id,
       tabindex: st.canAct ? 0 : null, role: st.canAct ? "button" : null,
-      "aria-label": t("htl.leaderLabel", { side: sideTitle(view, l.side), name: l.name }) + (st.canAct ? t("htl.canAct") : "") });
+      "aria-label": t("htl.leaderLabel", { side: sideTitle(view, l.side), name: localName(l.name) }) + (st.canAct ? t("htl.canAct") : "") });
     if (st.canAct || st.selected) g.append(s("circle", { class: "act-ring", cx: x, cy: y, r: 19 }));
     g.append(s("circle", { class: "leader-disc", cx: x, cy: y, r: 14 }));
     g.append(s("path", { class: "leader-star", d: starPath(x, y, 11, 4.6) }));
-    const name = l.name || l.id;
+    const name = localName(l.name) || l.id;
     const short = name.length > 11 ? `${name.slice(0, 10)}…` : name;
-    const tw = short.length * 6.6 + 10;
+    // a Japanese name's characters are about twice as wide as Latin letters
+    const tw = [...short].reduce((w, ch) => w + (ch.codePointAt(0) >= 0x2e80 ? 12 : 6.6), 10);
     const ly = labelY + i * 15;
     g.append(s("rect", { class: "leader-tag", x: x - tw / 2, y: ly - 10, width: tw, height: 14, rx: 7 }));
     g.append(s("text", { class: "leader-name", x, y: ly + 1 }, short));
@@ -632,7 +633,7 @@ function legendList(view, used) {
   const ul = h("ul", { class: "htl-legend" });
   for (const p of view.places || []) {
     ul.append(h("li", {}, h("span", { class: "legend-place" }, "⌖"),
-      h("span", {}, h("strong", {}, p.name), t("htl.placeHex", { at: hexText(p.at) }))));
+      h("span", {}, h("strong", {}, localName(p.name)), t("htl.placeHex", { at: hexText(p.at) }))));
   }
   for (const t of used) {
     const svg = s("svg", { class: "legend-hex", viewBox: "-52 -52 104 104", "aria-hidden": "true" },

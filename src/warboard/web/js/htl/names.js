@@ -2,7 +2,7 @@
 // for actions and prompts. Only labels: what is legal always comes from the server's `legal`.
 
 import { api } from "../api.js";
-import { hasKey, t } from "../i18n.js";
+import { hasKey, lang, localName, setGlossary, t } from "../i18n.js";
 import { eventText } from "../said.js";
 
 // the marks on the counters and what the terrain table does not say; the rest is the server's
@@ -47,12 +47,34 @@ export function loadTables() {
   return tables;
 }
 
+let words = null; // the promise of GET /api/scenarios' words in the page's language, once
+
+/** Name `scenario`'s places, leaders and sides in the page's language from now on (a scenario
+ *  the server has no words for keeps its own). */
+export async function loadScenarioWords(scenario) {
+  words ??= api.scenarios().then((d) => Object.fromEntries((d.scenarios || []).map((sc) => [sc.name, sc.words?.[lang()]])), (e) => {
+    words = null;
+    throw e;
+  });
+  setGlossary((await words)[scenario]?.names);
+}
+
 // known sides get their historical colours; others fall back to the seat's colour
 const SIDE_COLOUR = { american: "blue", continental: "blue", british: "red", hessian: "green", french: "white" };
 
 /** A scenario's label of a side ("Hessians") in the page's language, where the catalogue has it. */
 export function sideLabel(label) {
-  return named(`label.${label.toLowerCase()}`, label);
+  return named(`label.${label.toLowerCase()}`, localName(label));
+}
+
+/** An optional rule's description ("attacker_morale") in the page's language, else the server's. */
+export function optionText(name, text) {
+  return named(`option.${name}`, text);
+}
+
+/** A packaged campaign's title ("new_york") in the page's language, else the server's `title`. */
+export function campaignTitle(id, title) {
+  return named(`campaign.${id}`, title);
 }
 
 /** A packaged scenario's title ("trenton") in the page's language, else the server's `title`. */
@@ -100,7 +122,7 @@ export function unitLabel(view, id) {
 }
 
 export function leaderName(view, id) {
-  return leaderById(view, id)?.name || id;
+  return localName(leaderById(view, id)?.name) || id;
 }
 
 export function apText(n) {

@@ -2,7 +2,7 @@
 // the dice tray (every die of the last actions with what it did).
 
 import { h, mount, s } from "../dom.js";
-import { t } from "../i18n.js";
+import { localName, t } from "../i18n.js";
 import { KINDS, diceGroups, scenarioTitle, sideColour, sideTitle } from "./names.js";
 import { eventText } from "../said.js";
 
@@ -127,5 +127,5 @@ export function renderLosses(view) {
   return h("div", { class: "losses" }, h("span", { class: "track-label" }, t("htl.lost")),
     [...gone.map((u) => h("span", { class: `loss-chip c-${sideColour(view, u.side)}`, title: `${KINDS[u.kind]?.title || u.kind} ${u.id}` },
       `${u.id}`)),
-    ...leaders.map((l) => h("span", { class: `loss-chip c-${sideColour(view, l.side)}` }, `★ ${l.name}`))]);
+    ...leaders.map((l) => h("span", { class: `loss-chip c-${sideColour(view, l.side)}` }, `★ ${localName(l.name)}`))]);
 }

@@ -7,7 +7,7 @@ import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { ReplayView, showReplayError } from "../replayview.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
-import { actionText, loadTables, sideColour, sideTitle } from "./names.js";
+import { actionText, loadScenarioWords, loadTables, sideColour, sideTitle } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 import { newEvents, playEvents } from "./playfx.js";
 import { endBanner, eventText } from "../said.js";
@@ -17,6 +17,7 @@ export async function showHtlReplay(root, id, token) {
   let data;
   try {
     [data] = await Promise.all([api.replay(id, token), loadTables()]);
+    await loadScenarioWords(data.start?.scenario);
   } catch (e) {
     showReplayError(root, id, e);
     return null;

@@ -10,13 +10,14 @@
 
 import { nextBattleLink } from "../campaign.js";
 import { h, mount, uuid } from "../dom.js";
-import { t, tapOrClick } from "../i18n.js";
+import { localName, t, tapOrClick } from "../i18n.js";
 import { TableBase, renderLog } from "../tablebase.js";
 import { toast } from "../toast.js";
 import { HexBoard, lastMark, legend } from "./hexboard.js";
 import {
   DECISION_TYPES, KINDS, TERRAIN, actionHex, actionText, apText, decisionPrompt, hexKey, hexText,
-  hitText, leaderById, leaderName, loadTables, sameHex, sideColour, sideTitle, unitById, unitLabel,
+  hitText, leaderById, leaderName, loadScenarioWords, loadTables, sameHex, sideColour, sideTitle, unitById,
+  unitLabel,
 } from "./names.js";
 import { eventLines, gameTitle, renderDice, renderTracks } from "./panel.js";
 import { PACES, reducedMotion } from "../playback.js";
@@ -25,7 +26,7 @@ import { endBanner, endSaid, eventText } from "../said.js";
 
 export async function showHtlTable(root, id, first, entry) {
   try {
-    await loadTables();
+    await Promise.all([loadTables(), loadScenarioWords(first.view?.scenario)]);
   } catch (e) {
     mount(root, h("div", { class: "notice error" }, h("h1", {}, t("table.cannotOpen")),
       h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, t("common.backToLobby")))));
@@ -501,7 +502,7 @@ class HtlTable extends TableBase {
         h("strong", {}, `${KINDS[u.kind]?.title || u.kind} ${u.id}`),
         h("span", { class: "mp-pill" }, t("htl.mp", { n: u.mp }), u.start_mp && u.start_mp !== u.mp ? t("htl.mpOf", { n: u.start_mp }) : ""),
         h("span", { class: "muted" }, t("htl.unitAt", { at: hexText(u.at), terrain: TERRAIN[terrain]?.title || terrain })))
-      : h("div", { class: "sel-head" }, h("strong", {}, `★ ${u.name}`),
+      : h("div", { class: "sel-head" }, h("strong", {}, `★ ${localName(u.name)}`),
         h("span", { class: "muted" }, t("htl.leaderAt", { at: hexText(u.at) }) + (u.rating ? t("htl.rating", { rating: u.rating.join("/") }) : "")));
     const groups = [["move", (it) => it.a.type === "move"], ["fire", (it) => it.a.type === "fire"],
       ["assault", (it) => it.a.type === "assault"], ["rally", (it) => it.a.type === "rally"]];
