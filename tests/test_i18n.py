@@ -6,6 +6,7 @@ the JavaScript, ``data-i18n*="..."`` in index.html) is in both.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import tomllib
@@ -115,3 +116,29 @@ def test_the_page_without_scripts_says_why_in_both_languages() -> None:
     page = (WEB / "index.html").read_text(encoding="utf-8")
     noscript = page[page.index("<noscript>"):page.index("</noscript>")]
     assert "needs JavaScript" in noscript and 'lang="ja"' in noscript and "必要です" in noscript
+
+
+# t(`lobby.level.${v}`: a key put together at run time, from a namespace of the catalogues
+BUILT_IN_JS = re.compile(r"\bt(?:Rich)?\(\s*`((?:[a-z]+)\.[^`]*\$\{[^`]*)`")
+
+
+def test_every_key_the_client_puts_together_has_catalogue_keys_of_its_shape() -> None:
+    """A key made at run time (``t(`common.${touch ? "tap" : "click"}`)``) cannot be looked up
+    as it is written: each ``${...}`` stands for a run of name characters, and both catalogues
+    must have a key of that shape; where the choices are written out as string literals, each
+    choice's key."""
+    built = {m.group(1) for path in sorted((WEB / "js").rglob("*.js"))
+             for m in BUILT_IN_JS.finditer(path.read_text(encoding="utf-8"))}
+    assert "lobby.level.${v}" in built  # the scan found the client's calls
+    for template in built:
+        shape = re.compile("".join(r"\w+" if part.startswith("${") else re.escape(part)
+                                   for part in re.split(r"(\$\{[^}]*\})", template)) + "$")
+        choices = [re.findall(r'"(\w*)"', part) for part in re.findall(r"\$\{[^}]*\}", template)]
+        for lang in LANGS:
+            keys = [k.removesuffix("_one").removesuffix("_other") for k in catalogue(lang)]
+            assert any(shape.match(k) for k in keys), f"{lang}: no key like {template}"
+            if choices and all(choices):
+                statics = re.split(r"\$\{[^}]*\}", template)
+                for combo in itertools.product(*choices):
+                    key = "".join(a + b for a, b in zip(statics, (*combo, ""), strict=True))
+                    assert key in keys, f"{lang}: {key} (from {template})"
