@@ -28,6 +28,7 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api",
     reason="the browser tests need the playwright package (pip install playwright)")
 
+from warboard.core.i18n import msg, say  # noqa: E402
 from web_helpers import (  # noqa: E402
     CHROMIUM,
     Tab,
@@ -310,3 +311,27 @@ def test_message_objects_nest_and_counts_choose_the_plural(browser, server) -> N
             assert got == want
         finally:
             tab.close()
+
+
+def test_a_refusal_of_the_server_is_said_in_japanese(browser, server) -> None:
+    """A refusal's ``msg`` reaches a Japanese page in Japanese: the error an API call throws
+    (what the lobby, the tables and the editor show) says it in the catalogue's words."""
+    tab = japanese_tab(browser, server)
+    try:
+        tab.goto("/rules")
+        tab.page.locator(".rules-page h1").wait_for()
+        got = tab.page.evaluate("""async () => {
+          const { api } = await import("/static/js/api.js");
+          try {
+            await api.game("nosuchgame");
+          } catch (e) {
+            return [e.status, e.message];
+          }
+          return null;
+        }""")
+        no_game = msg("server.noSuch", what=msg("server.thing.game"), name="'nosuchgame'")
+        assert got == [404, say(no_game, "ja")]
+        # the browser's own line for the 404 answer, not the client's
+        tab.errors[:] = [e for e in tab.errors if "404" not in e]
+    finally:
+        tab.close()

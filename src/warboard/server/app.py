@@ -3,7 +3,7 @@
 ``build_app`` wires storage, the AI runner and the live tables into a FastAPI app (which then
 owns them and closes them when it stops); on PostgreSQL the tables also listen to the other
 server processes on the same database (``warboard.server.cluster``). Every refusal answers
-``{"error": "message"}`` with a fitting status (docs/server-api.md).
+``{"error": "English", "msg": {"key", "params"}}`` with a fitting status (docs/server-api.md).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 import warboard
 from warboard.core import registry
+from warboard.core.i18n import msg
 from warboard.server import campaigns, tokens
 from warboard.server.ai_runner import AIRunner
 from warboard.server.cluster import Peers, peers_for
@@ -40,12 +41,15 @@ from warboard.server.messages import (
     StateMessage,
     TokenBody,
     TooMany,
-    describe,
     encode,
+    error_body,
     error_message,
+    invalid_input,
+    no_such,
     parse_body,
     parse_create,
     read_body,
+    unknown_game,
 )
 from warboard.server.metrics import Metrics
 from warboard.server.player_routes import player_routes
@@ -62,6 +66,7 @@ PAGES = ("/", "/play/{game_id}", "/replay/{game_id}", "/rules", "/players", "/pl
 POLICY_VIOLATION = 1008  # WebSocket close code for an unknown game or a bad token
 UNCOUNTED = ("/api/health", "/api/ready")  # API paths outside the request quota (monitoring)
 READY_SECONDS = 5.0  # the longest /api/ready waits for the database's answer
+CAMPAIGN = msg("server.thing.campaign")
 GAME_NAME_MAX_LENGTH = 40  # the longest game name /api/rules/{game} reads
 SLOW_DOWN_SECONDS = 1.0  # the longest a refusal for going too fast is held back
 
@@ -95,10 +100,9 @@ class RequestQuota:
         if scope["type"] == "http" and path.startswith("/api/") and path not in UNCOUNTED:
             wait = self.quotas.request(client_of(scope))
             if wait is not None:
-                refusal = TooMany(f"too many requests: at most {self.quotas.requests_per_minute}"
-                                  " a minute from one address", wait)
-                response = JSONResponse({"error": refusal.message}, refusal.status,
-                                        headers=refusal.headers)
+                refusal = TooMany(msg("server.tooManyRequests",
+                                      most=self.quotas.requests_per_minute), wait)
+                response = JSONResponse(refusal.body(), refusal.status, headers=refusal.headers)
                 await slow_down(wait)
                 await response(scope, receive, send)
                 return
@@ -136,21 +140,21 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
+        return JSONResponse(exc.body(), exc.status, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def failed(request: Request, exc: Exception) -> JSONResponse:
         # a bug: logged with its traceback (by the server, which re-raises it after this answer)
-        return JSONResponse({"error": "the server failed on this request; nothing changed"},
-                            500)
+        return JSONResponse(error_body(msg("server.requestFailed")), 500)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        # Starlette's own words (an unknown path or method): English only, no ``msg``
         return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": describe(exc.errors())}, 422)
+        return JSONResponse(error_body(invalid_input(exc.errors())), 422)
 
     @app.get("/api/health")
     async def health() -> dict[str, bool]:
@@ -183,8 +187,8 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                            token: str | None = Query(None, max_length=TOKEN_MAX_LENGTH),
                            ) -> dict[str, Any]:
         if not tokens.is_game_id(campaign_id):
-            raise Refused(f"no campaign {campaign_id[:40]!r}", 404)
-        campaign = await read_found(storage, storage.load_campaign, campaign_id, "campaign")
+            raise no_such(CAMPAIGN, campaign_id[:40])
+        campaign = await read_found(storage, storage.load_campaign, campaign_id, CAMPAIGN)
         out = campaigns.listing_json(campaign)
         if token:  # the records of its finished games, as the token's seat knew them
             records = []
@@ -199,7 +203,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     @app.get("/api/rules/{game}")
     async def game_rules(game: str = PathParam(max_length=GAME_NAME_MAX_LENGTH)) -> Response:
         if game not in registry.game_names():
-            raise Refused(f"no game {game!r}; games: {', '.join(registry.game_names())}", 404)
+            raise unknown_game(game)
         return Response(await asyncio.to_thread(rules_data, game), media_type="application/json")
 
     async def new_game_by(request: Request) -> str:
@@ -208,8 +212,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         wait = quotas.new_game(client)
         if wait is not None:
             await slow_down(wait)
-            raise TooMany(f"too many new games: at most {quotas.games_per_minute} a minute from "
-                          "one address", wait)
+            raise TooMany(msg("server.tooManyGames", most=quotas.games_per_minute), wait)
         return client
 
     @app.post("/api/games", status_code=201)
@@ -260,7 +263,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         table = await tables.get(game_id)
         seat = table.seat_of(token)
         if seat is None:
-            raise Refused("the record is exported for a seat: give that seat's token", 403)
+            raise Refused(msg("server.recordForSeat"), 403)
         return JSONResponse(table.record_for(seat))
 
     @app.get("/api/games/{game_id}/replay")
@@ -279,8 +282,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         with metrics.sockets.track_inprogress():
             if not quotas.open_socket(client):
                 await refuse_socket(websocket, Refused(
-                    f"too many connections: at most {quotas.sockets_per_client} open at once "
-                    "from one address", 429))
+                    msg("server.tooManySockets", most=quotas.sockets_per_client), 429))
                 return
             try:
                 try:
@@ -319,7 +321,7 @@ async def database_check(storage: Storage) -> str:
 async def refuse_socket(websocket: WebSocket, refusal: Refused) -> None:
     """Tell a WebSocket client why it is refused, and close it: 1013 (try again later) when the
     database failed, else 1008 (policy violation)."""
-    await websocket.send_text(encode(error_message(refusal.message)))
+    await websocket.send_text(encode(error_message(refusal.msg)))
     code = TRY_AGAIN_LATER if refusal.status == 503 else POLICY_VIOLATION
     await websocket.close(code, refusal.message[:100])
 

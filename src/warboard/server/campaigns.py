@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from warboard.core.i18n import msg
 from warboard.core.protocol import Series
 from warboard.core.registry import series_of
 from warboard.server.messages import Refused
@@ -24,7 +25,7 @@ def series_for(game: str) -> Series:
     """The series of ``game``; 422 when it has none."""
     series = series_of(game)
     if series is None:
-        raise Refused(f"the game {game!r} has no campaigns", 422)
+        raise Refused(msg("server.noCampaigns", game=repr(game)), 422)
     return series
 
 
@@ -34,7 +35,7 @@ def start(game: str, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
         progress = series.start(name)
     except ValueError as exc:
-        raise Refused(str(exc), 422) from None
+        raise Refused(msg("server.reason", reason=str(exc)), 422) from None
     options = series.next_options(progress)
     assert options is not None, "a series has a game"
     return progress, options

@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from warboard.core.i18n import Msg, msg
 from warboard.server.messages import ChatMessage, Refused
 from warboard.server.storage import CHAT_KEPT, CHAT_MAX_LENGTH, ChatLine, SeatData
 
@@ -27,9 +28,9 @@ def clean(text: str) -> str:
                    and (c.isspace() or unicodedata.category(c) != "Cc"))
     line = " ".join(kept.split())
     if not line:
-        raise Refused("an empty chat line is not sent", 422)
+        raise Refused(msg("server.chatEmpty"), 422)
     if len(line) > CHAT_MAX_LENGTH:
-        raise Refused(f"a chat line has at most {CHAT_MAX_LENGTH} characters", 422)
+        raise Refused(msg("server.chatTooLong", most=CHAT_MAX_LENGTH), 422)
     return line
 
 
@@ -41,12 +42,12 @@ class Chat:
         self.lines = lines[-CHAT_KEPT:]
         self.muted = {seat: data.muted for seat, data in seats.items()}
 
-    def refusal(self, seat: int | None) -> str | None:
+    def refusal(self, seat: int | None) -> Msg | None:
         """Why ``seat`` may not chat here (``None``: it may)."""
         if seat is None:
-            return "spectators cannot chat: the chat is the players'"
+            return msg("server.chatSpectator")
         if not self.on:
-            return "this game has no chat (only games between two players on two devices do)"
+            return msg("server.chatNone")
         return None
 
     def reads(self, seat: int | None, line: ChatLine) -> bool:

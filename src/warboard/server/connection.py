@@ -16,6 +16,7 @@ from datetime import datetime
 
 from fastapi import WebSocket
 
+from warboard.core.i18n import msg
 from warboard.server.messages import (
     ChatSend,
     ClaimMessage,
@@ -85,16 +86,15 @@ class Connection:
                 return
             text = event.get("text")
             if text is None:
-                self.send(encode(error_message("send messages as JSON text frames")))
+                self.send(encode(error_message(msg("server.textFrames"))))
                 continue
             wait = self.quotas.message(self.client)
             if wait is not None:
                 # refused, and this socket is not read until the window has room again: what a
                 # flooding client sends meanwhile waits in its own network buffers
-                refusal = TooMany("too many messages: at most "
-                                  f"{self.quotas.messages_per_second} a second from one "
-                                  "address; this one was not read", wait)
-                self.send(encode(error_message(refusal.message)))
+                refusal = TooMany(msg("server.tooManyMessages",
+                                      most=self.quotas.messages_per_second), wait)
+                self.send(encode(error_message(refusal.msg)))
                 await asyncio.sleep(wait)
                 continue
             await self._timed(text, received)
@@ -110,12 +110,11 @@ class Connection:
             metrics.errors.labels(game, "refused").inc()
             log.info("game %s: seat %s refused: %s", self.table.id, self.seat, exc.message,
                      extra=where)
-            self.send(encode(error_message(exc.message, exc.request_id)))
+            self.send(encode(error_message(exc.msg, exc.request_id)))
         except Exception:  # a bug: the client is told, the socket stays usable
             metrics.errors.labels(game, "failed").inc()
             log.exception("game %s: a message failed", self.table.id, extra=where)
-            self.send(encode(error_message("the server failed on this message; nothing "
-                                           "changed")))
+            self.send(encode(error_message(msg("server.messageFailed"))))
         finally:
             metrics.play_seconds.labels(game).observe(time.perf_counter() - started)
 
@@ -144,6 +143,5 @@ class Connection:
         """A chat line, within the client's chat rate (over its other messages' own)."""
         wait = self.quotas.chat(self.client)
         if wait is not None:
-            raise TooMany(f"too many chat lines: at most {self.quotas.chat_per_second} a "
-                          "second from one address; this one was not sent", wait)
+            raise TooMany(msg("server.tooManyChat", most=self.quotas.chat_per_second), wait)
         await self.table.say(self.seat, text)

@@ -17,6 +17,7 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from warboard.core import registry
+from warboard.core.i18n import msg
 from warboard.core.protocol import CustomSetups, SetupCheck
 from warboard.server import tokens
 from warboard.server.messages import (
@@ -55,9 +56,9 @@ def setups_of(game: str) -> CustomSetups:
     try:
         setups = registry.custom_setups_of(game)
     except ValueError as exc:
-        raise Refused(str(exc), 404) from None
+        raise Refused(msg("server.reason", reason=str(exc)), 404) from None
     if setups is None:
-        raise Refused(f"the game {game!r} has no scenarios of one's own", 404)
+        raise Refused(msg("server.noCustomScenarios", game=repr(game)), 404)
     return setups
 
 
@@ -81,7 +82,7 @@ def answer(checked: SetupCheck) -> dict[str, Any]:
 async def stored(storage: Storage, scenario_id: str) -> tuple[str, str]:
     """A stored scenario's game and text; 404 when there is none."""
     found: tuple[str, str] = await read_found(storage, storage.custom_scenario, scenario_id,
-                                              "custom scenario")
+                                              msg("server.thing.customScenario"))
     return found
 
 
@@ -92,8 +93,8 @@ async def with_custom_scenario(storage: Storage, request: CreateGame) -> CreateG
         return request
     game, text = await stored(storage, request.custom_scenario)
     if game != request.game:
-        raise Refused(f"custom scenario {request.custom_scenario!r} is a scenario of {game!r}, "
-                      f"not of {request.game!r}", 422)
+        raise Refused(msg("server.scenarioOfAnother", scenario=repr(request.custom_scenario),
+                          game=repr(game), asked=repr(request.game)), 422)
     options = {**setups_of(game).options_for(text), **request.options}
     return request.model_copy(update={"options": options, "custom_scenario": None})
 
@@ -112,17 +113,17 @@ def custom_scenario_routes(storage: Storage, quotas: Quotas) -> APIRouter:
         checked = await asyncio.to_thread(check, body)
         if not checked.ok:
             problem = checked.problems[0]
-            raise Refused(f"the scenario is not valid: {problem.field}: {problem.problem}", 422)
+            raise Refused(msg("server.scenarioInvalid", field=problem.field,
+                              problem=problem.problem), 422)
         wait = quotas.new_scenario(client_of(request.scope))
         if wait is not None:
-            raise TooMany(f"too many new scenarios: at most {quotas.scenarios_per_hour} an hour "
-                          "from one address", wait)
+            raise TooMany(msg("server.tooManyScenarios", most=quotas.scenarios_per_hour), wait)
         scenario_id = tokens.new_game_id()
         try:
             await storage.write(storage.add_custom_scenario, scenario_id, body.game,
                                 checked.text)
         except StorageError as exc:
-            raise unavailable("the scenario could not be stored", exc) from None
+            raise unavailable(msg("server.scenarioUnstored"), exc) from None
         return {"id": scenario_id, "game": body.game, "url": f"/editor?scenario={scenario_id}",
                 "summary": checked.summary}
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from warboard.ai.levels import LEVELS
 from warboard.core import registry
+from warboard.core.i18n import msg
 from warboard.server.messages import LiveGame, LobbyListing, OpenGame, encode, unavailable
 from warboard.server.spectators import Audience
 from warboard.server.storage import Storage, StorageError
@@ -53,7 +54,7 @@ class Lobby:
             waiting = await self.storage.read(self.storage.lobby_games, "waiting", LISTED)
             playing = await self.storage.read(self.storage.lobby_games, "playing", LISTED)
         except StorageError as exc:
-            raise unavailable("the lobby cannot be read now", exc) from None
+            raise unavailable(msg("server.lobbyUnread"), exc) from None
         return LobbyListing(
             open=[OpenGame(id=g.id, game=g.game, options=registry.listed_options(g.game, g.options),
                            rated=g.rated,

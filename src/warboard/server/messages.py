@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from starlette.requests import Request
 
 from warboard.ai.levels import Level
+from warboard.core.i18n import Msg, english, msg
 from warboard.core.jsonlimits import JSONInputError, parse_json
-from warboard.core.registry import default_game
+from warboard.core.registry import default_game, game_names
 from warboard.server.storage import CHAT_MAX_LENGTH, GameSummary, StorageError
 from warboard.server.tokens import TOKEN_MAX_LENGTH
 
@@ -32,12 +33,14 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 class Refused(Exception):
-    """A request or message that is refused; nothing changed. ``status`` is the HTTP status."""
+    """A request or message that is refused; nothing changed. ``status`` is the HTTP status;
+    ``msg`` says why in any language (``core.i18n``), ``message`` in English."""
 
-    def __init__(self, message: str, status: int = 400,
+    def __init__(self, message: Msg, status: int = 400,
                  request_id: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+        self.msg = message
+        self.message = english(message)
+        super().__init__(self.message)
         self.status = status
         self.request_id = request_id
 
@@ -46,19 +49,40 @@ class Refused(Exception):
         """HTTP headers the refusal carries."""
         return None
 
+    def body(self) -> dict[str, Any]:
+        """The JSON body of the refusal's HTTP answer."""
+        return error_body(self.msg)
 
 
-def unavailable(message: str, exc: StorageError) -> Refused:
+def error_body(message: Msg) -> dict[str, Any]:
+    """An HTTP error's JSON body: the English (``error``) and the message (``msg``)."""
+    return {"error": english(message), "msg": message}
+
+
+def unavailable(message: Msg, exc: StorageError) -> Refused:
     """The refusal (503) of a request the database failed; the failure is logged."""
     log.error("%s", exc)
-    return Refused(f"{message}: {exc}", 503)
+    return Refused(msg("server.unavailable", what=message, error=str(exc)), 503)
+
+
+def no_such(what: Msg, key: str) -> Refused:
+    """The refusal (404) of a request for a ``what`` (a ``server.thing`` message) not found."""
+    return Refused(msg("server.noSuch", what=what, name=repr(key)), 404)
+
+
+def unknown_game(game: str) -> Refused:
+    """The refusal (404) of a request for a game that is not registered."""
+    return Refused(msg("server.unknownGame", game=repr(game), games=", ".join(game_names())),
+                   404)
+
 
 class TooMany(Refused):
     """A client over one of its limits (429): it may try again in ``retry_after`` seconds."""
 
-    def __init__(self, message: str, retry_after: float) -> None:
+    def __init__(self, message: Msg, retry_after: float) -> None:
         self.retry_after = max(1, math.ceil(retry_after))
-        super().__init__(f"{message}; try again in {self.retry_after} s", 429)
+        super().__init__(msg("server.tryAgain", refusal=message, seconds=self.retry_after),
+                         429)
 
     @property
     def headers(self) -> dict[str, str] | None:
@@ -230,8 +254,11 @@ class StateMessage(GameState):
 
 
 class ErrorMessage(BaseModel):
+    """A refusal or failure: ``message`` in English, ``msg`` in any language (``core.i18n``)."""
+
     type: Literal["error"] = "error"
     message: str
+    msg: dict[str, Any] | None = None
     request_id: str | None = None
 
 
@@ -260,9 +287,10 @@ def encode(message: Mapping[str, Any]) -> str:
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def error_message(message: str, request_id: str | None = None) -> dict[str, Any]:
+def error_message(message: Msg, request_id: str | None = None) -> dict[str, Any]:
     """An ``error`` message as JSON data."""
-    return ErrorMessage(message=message, request_id=request_id).model_dump(mode="json")
+    return ErrorMessage(message=english(message), msg=message,
+                        request_id=request_id).model_dump(mode="json")
 
 
 class GameCreated(BaseModel):
@@ -329,15 +357,21 @@ def describe(errors: Iterable[Mapping[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def _json(data: bytes | str, what: str) -> Any:
+def invalid_input(errors: Iterable[Mapping[str, Any]]) -> Msg:
+    """Validation errors as a message (their words are pydantic's English)."""
+    return msg("server.invalid", errors=describe(errors))
+
+
+def _json(data: bytes | str, what: Msg) -> Any:
     """Client JSON, read within limits (size, nesting, digits) before anything else sees it."""
     size = len(data.encode("utf-8") if isinstance(data, str) else data)
     if size > MAX_MESSAGE_BYTES:
-        raise Refused(f"{what} too large: {size} bytes (at most {MAX_MESSAGE_BYTES})", 413)
+        raise Refused(msg("server.tooLarge", what=what, size=size, most=MAX_MESSAGE_BYTES),
+                      413)
     try:
         return parse_json(data)
     except JSONInputError as exc:
-        raise Refused(f"{what} is refused: {exc}", 400) from None
+        raise Refused(msg("server.badJson", what=what, reason=str(exc)), 400) from None
 
 
 async def read_body(request: Request) -> bytes:
@@ -346,18 +380,17 @@ async def read_body(request: Request) -> bytes:
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_MESSAGE_BYTES:
-            raise Refused(f"the request body is too large (at most {MAX_MESSAGE_BYTES} "
-                          "bytes)", 413)
+            raise Refused(msg("server.bodyTooLarge", most=MAX_MESSAGE_BYTES), 413)
     return bytes(body)
 
 
 def parse_body(body: bytes, model: type[Model]) -> Model:
     """A JSON request body (none: ``{}``) read as ``model``; 422 saying what is wrong."""
-    data = _json(body or b"{}", "the request body")
+    data = _json(body or b"{}", msg("server.theBody"))
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise Refused(describe(exc.errors(include_url=False)), 422) from None
+        raise Refused(invalid_input(exc.errors(include_url=False)), 422) from None
 
 
 def parse_create(body: bytes) -> CreateGame:
@@ -365,15 +398,15 @@ def parse_create(body: bytes) -> CreateGame:
 
 
 def parse_client_message(text: str) -> ClientMessage:
-    data = _json(text, "the message")
+    data = _json(text, msg("server.theMessage"))
     request_id = data.get("request_id") if isinstance(data, dict) else None
     request_id = request_id if isinstance(request_id, str) else None
     kind = data.get("type") if isinstance(data, dict) else None
     model = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
     if model is None:
-        raise Refused(f"unknown message type {kind!r}; expected one of "
-                      f"{', '.join(CLIENT_MESSAGES)}", 400, request_id)
+        raise Refused(msg("server.unknownType", type=repr(kind),
+                          types=", ".join(CLIENT_MESSAGES)), 400, request_id)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise Refused(describe(exc.errors(include_url=False)), 422, request_id) from None
+        raise Refused(invalid_input(exc.errors(include_url=False)), 422, request_id) from None

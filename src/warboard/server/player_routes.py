@@ -16,8 +16,17 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
 from warboard.core import registry
+from warboard.core.i18n import msg
 from warboard.server import tokens
-from warboard.server.messages import Refused, TooMany, parse_body, read_body, unavailable
+from warboard.server.messages import (
+    Refused,
+    TooMany,
+    no_such,
+    parse_body,
+    read_body,
+    unavailable,
+    unknown_game,
+)
 from warboard.server.players import (
     Player,
     name_key,
@@ -63,17 +72,15 @@ def player_routes(storage: Storage, quotas: Quotas) -> APIRouter:
         name = valid_name(parse_body(await read_body(request), NewPlayer).name)
         wait = quotas.new_player(client)
         if wait is not None:
-            raise TooMany(f"too many new players: at most {quotas.players_per_hour} an hour "
-                          "from one address", wait)
+            raise TooMany(msg("server.tooManyPlayers", most=quotas.players_per_hour), wait)
         player, key = Player(new_player_id(), name), tokens.new_token()
         try:
             await storage.write(storage.create_player, player, name_key(name),
                                 tokens.hash_token(key))
         except StorageConflict:
-            raise Refused(f"the name {name!r} is taken (names are the same whatever their "
-                          "capitals): choose another", 409) from None
+            raise Refused(msg("server.nameTaken", name=repr(name)), 409) from None
         except StorageError as exc:
-            raise unavailable("the player could not be stored", exc) from None
+            raise unavailable(msg("server.playerUnstored"), exc) from None
         return {"id": player.id, "name": player.name, "key": key}
 
     @routes.get("/api/players/me")
@@ -88,7 +95,7 @@ def player_routes(storage: Storage, quotas: Quotas) -> APIRouter:
             await storage.write(storage.add_transfer, player.id, tokens.hash_token(code),
                                 expires)
         except StorageError as exc:
-            raise unavailable("the transfer code could not be stored", exc) from None
+            raise unavailable(msg("server.transferUnstored"), exc) from None
         link = f"{request.base_url}#transfer={code}"
         return {"code": code, "link": link, "expires": expires.isoformat(timespec="seconds"),
                 "qr_svg": await asyncio.to_thread(qr_svg, link)}
@@ -101,11 +108,9 @@ def player_routes(storage: Storage, quotas: Quotas) -> APIRouter:
             player = await storage.write(storage.redeem_transfer, tokens.hash_token(code),
                                          tokens.hash_token(key))
         except StorageError as exc:
-            raise unavailable("the transfer code cannot be used now", exc) from None
+            raise unavailable(msg("server.transferUnread"), exc) from None
         if player is None:
-            raise Refused("this transfer code is unknown, used already or expired (a code "
-                          f"works once, for {TRANSFER_MINUTES} minutes): ask the other device "
-                          "for a new one", 410)
+            raise Refused(msg("server.transferUnknown", minutes=TRANSFER_MINUTES), 410)
         return {"id": player.id, "name": player.name, "key": key}
 
     @routes.get("/api/players/{player_id}")
@@ -114,9 +119,9 @@ def player_routes(storage: Storage, quotas: Quotas) -> APIRouter:
             found = (await storage.read(storage.profile, player_id, PROFILE_GAMES)
                      if tokens.is_game_id(player_id) else None)
         except StorageError as exc:
-            raise unavailable("the player cannot be read now", exc) from None
+            raise unavailable(msg("server.playerUnread"), exc) from None
         if found is None:
-            raise Refused(f"no player {player_id!r}", 404)
+            raise no_such(msg("server.thing.player"), player_id)
         return {"id": found.player.id, "name": found.player.name,
                 "ratings": {game: {"rating": round(r.rating, 1),
                                    "deviation": round(r.deviation, 1), "games": r.games}
@@ -126,11 +131,11 @@ def player_routes(storage: Storage, quotas: Quotas) -> APIRouter:
     @routes.get("/api/leaderboard/{game}")
     async def leaderboard(game: str = PathParam(max_length=40)) -> dict[str, Any]:
         if game not in registry.game_names():
-            raise Refused(f"no game {game!r}; games: {', '.join(registry.game_names())}", 404)
+            raise unknown_game(game)
         try:
             standings = await storage.read(storage.leaderboard, game, LEADERBOARD_SIZE)
         except StorageError as exc:
-            raise unavailable("the leaderboard cannot be read now", exc) from None
+            raise unavailable(msg("server.leaderboardUnread"), exc) from None
         return {"game": game, "players": [
             {"rank": rank, "id": s.id, "name": s.name, "rating": round(s.rating, 1),
              "deviation": round(s.deviation, 1), "games": s.games}

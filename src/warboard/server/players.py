@@ -16,6 +16,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from warboard.core.i18n import Msg, msg
 from warboard.server import tokens
 from warboard.server.messages import Refused, unavailable
 from warboard.server.storage import Player, Storage, StorageError
@@ -27,8 +28,6 @@ NAME_MIN, NAME_MAX = 3, 24
 # letters and digits, with single inner spaces, dots, dashes and underscores: nothing a page
 # could take for markup, and no look-alike padding
 NAME = re.compile(r"[A-Za-z0-9]+(?:[ ._-][A-Za-z0-9]+)*")
-NAME_RULE = (f"a name is {NAME_MIN} to {NAME_MAX} characters: letters and digits (A-Z, 0-9), "
-             "with single spaces, dots, dashes or underscores between them")
 TRANSFER_CODE_LENGTH = 12  # from the game ids' alphabet: easy to type, 60 bits
 BEARER = "bearer"
 
@@ -36,7 +35,7 @@ BEARER = "bearer"
 class Unauthorized(Refused):
     """A request that needs a player's key and has none that is valid (401)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: Msg) -> None:
         super().__init__(message, 401)
 
     @property
@@ -45,9 +44,10 @@ class Unauthorized(Refused):
 
 
 def valid_name(name: str) -> str:
-    """``name`` when it follows the rule (``NAME_RULE``), else ``Refused`` (422)."""
+    """``name`` when it follows the rule (``NAME``), else ``Refused`` (422)."""
     if not NAME_MIN <= len(name) <= NAME_MAX or NAME.fullmatch(name) is None:
-        raise Refused(f"{NAME_RULE}: {name[:NAME_MAX + 8]!r} is not one", 422)
+        raise Refused(msg("server.badName", min=NAME_MIN, max=NAME_MAX,
+                          name=repr(name[:NAME_MAX + 8])), 422)
     return name
 
 
@@ -72,8 +72,7 @@ def bearer_key(authorization: str | None) -> str | None:
     scheme, _, key = authorization.strip().partition(" ")
     key = key.strip()
     if scheme.lower() != BEARER or not key or len(key) > tokens.TOKEN_MAX_LENGTH:
-        raise Unauthorized("the Authorization header must be 'Bearer KEY', with the key "
-                           "POST /api/players gave")
+        raise Unauthorized(msg("server.badAuthorization"))
     return key
 
 
@@ -85,10 +84,9 @@ async def player_of(storage: Storage, authorization: str | None) -> Player | Non
     try:
         player = await storage.read(storage.player_by_key, tokens.hash_token(key))
     except StorageError as exc:
-        raise unavailable("the player cannot be read now", exc) from None
+        raise unavailable(msg("server.playerUnread"), exc) from None
     if player is None:
-        raise Unauthorized("this key belongs to no player (sign in again, or move your key "
-                           "here from a device that has it)")
+        raise Unauthorized(msg("server.unknownKey"))
     return player
 
 
@@ -102,6 +100,5 @@ async def signed_in(connection: HTTPConnection) -> Player | None:
 async def require_player(player: Annotated[Player | None, Depends(signed_in)]) -> Player:
     """FastAPI dependency: the request's player; 401 without one."""
     if player is None:
-        raise Unauthorized("sign in first: send 'Authorization: Bearer KEY' with the key "
-                           "POST /api/players gave")
+        raise Unauthorized(msg("server.signInFirst"))
     return player

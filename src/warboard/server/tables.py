@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any, NoReturn, Protocol, TypeVar
 
 from warboard.core.errors import IllegalActionError, RecordError, WarboardError
+from warboard.core.i18n import Msg, msg
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
 from warboard.core.record import Recorder, export_for_seat
 from warboard.core.registry import listed_options, make_game
@@ -52,6 +53,7 @@ from warboard.server.messages import (
     TooMany,
     encode,
     error_message,
+    no_such,
     unavailable,
 )
 from warboard.server.metrics import Metrics
@@ -81,8 +83,11 @@ WAITING, PLAYING, OVER = "waiting", "playing", "over"
 MAX_LISTED_TOKENS = 100
 MAX_IDLE_TABLES = 256  # games kept in memory with nobody watching (rebuilt when asked again)
 IDLE_SECONDS = 60.0  # a table asked for more recently than this is in use, never forgotten
-NO_SEAT = ("this token holds no seat in this game (an invite link works once: its seat belongs "
-           "to the browser that opened it first)")
+NO_SEAT = msg("server.noSeat")
+SEAT_TAKEN = msg("server.seatTaken")
+OVER_REFUSAL = msg("server.over")
+SPECTATOR_UNDO = msg("server.spectatorUndo")
+GAME = msg("server.thing.game")
 EXPIRED = {"abandoned": True, "by": None, "how": "expired"}
 CLAIMS = ("win", "draw")  # what a seat may claim when its opponent left (``Table.claim``)
 
@@ -97,7 +102,6 @@ def stopped(clock: Clock, moment: datetime) -> Clock:
     """``clock`` stopped at ``moment`` (at the latest its deadline), the game over."""
     deadline = clock.deadline
     return clock.passed(moment if deadline is None else min(moment, deadline), None, None)
-SEAT_TAKEN = "this seat was taken already"
 
 
 class Subscriber(Protocol):
@@ -114,15 +118,15 @@ T = TypeVar("T")
 
 
 async def read_found(storage: Storage, reader: Callable[[str], T | None], key: str,
-                     what: str) -> T:
+                     what: Msg) -> T:
     """``reader(key)`` in a worker thread: 503 when the database fails, 404 when there is no
-    such ``what`` ("campaign")."""
+    such ``what`` (``server.thing.campaign``)."""
     try:
         found = await storage.read(reader, key)
     except StorageError as exc:
-        raise unavailable(f"the {what} cannot be read now", exc) from None
+        raise unavailable(msg("server.thingUnread", what=what), exc) from None
     if found is None:
-        raise Refused(f"no {what} {key!r}", 404)
+        raise no_such(what, key)
     return found
 
 
@@ -365,7 +369,7 @@ class Table:
     def record_for(self, seat: int) -> dict[str, Any]:
         """The record of a finished game as ``seat`` could know it (docs/records.md)."""
         if self.status != OVER:
-            raise Refused("the record is available once the game is over", 409)
+            raise Refused(msg("server.recordAtEnd"), 409)
         full = self.session.recorder.record
         return export_for_seat(replace(full, result=self.result), seat).to_json()
 
@@ -374,7 +378,7 @@ class Table:
         could watch it, step by step — the view at the start, then each event with the changes
         it made to the view (``view_delta``) — as JSON text, made once per reader."""
         if self.status != OVER:
-            raise Refused("the replay is available once the game is over", 409)
+            raise Refused(msg("server.replayAtEnd"), 409)
         cached = self._replays.get(seat)
         if cached is None:
             events = list(self.session.recorder.record.events)
@@ -449,7 +453,7 @@ class Table:
         try:
             chat = await self.storage.write(self.storage.add_chat, self.id, seat, line)
         except StorageError as exc:
-            raise self._failed("the chat line", exc) from None
+            raise self._failed(msg("server.what.chatLine"), exc) from None
         self.heard(chat)
 
     def heard(self, line: ChatLine) -> None:
@@ -468,7 +472,7 @@ class Table:
         try:
             await self.storage.write(self.storage.set_muted, self.id, seat, muted)
         except StorageError as exc:
-            raise self._failed("the mute", exc) from None
+            raise self._failed(msg("server.what.mute"), exc) from None
         self.muted(seat, muted)
 
     def muted(self, seat: int, muted: bool) -> None:
@@ -495,9 +499,9 @@ class Table:
             sub.send(text)
 
     @staticmethod
-    def _failed(what: str, exc: StorageError) -> Refused:
-        """The refusal of a change that could not be stored."""
-        return unavailable(f"{what} could not be stored, nothing changed", exc)
+    def _failed(what: Msg, exc: StorageError) -> Refused:
+        """The refusal of a change (a ``server.what`` message) that could not be stored."""
+        return unavailable(msg("server.unstored", what=what), exc)
 
     # ------------------------------------------------------------------ changing the game
 
@@ -538,7 +542,7 @@ class Table:
                 self.storage.claim_seat, self.id, seat, invite_hash, seats[seat].token_hash,
                 status, self.version, clock, player_id)
         except StorageError as exc:
-            raise self._failed("your arrival", exc) from None
+            raise self._failed(msg("server.what.arrival"), exc) from None
         if not claimed:
             await self._catch_up()
             raise taken
@@ -575,11 +579,9 @@ class Table:
         if not self.rated:
             return
         if player is None:
-            raise Unauthorized("this game is rated: sign in (POST /api/players, then "
-                               "'Authorization: Bearer KEY') before you take the seat")
+            raise Unauthorized(msg("server.ratedSignIn"))
         if any(s.player_id == player.id for s in self.seats.values() if s.seat != seat):
-            raise Refused("you hold the other seat of this game: a rated game is between two "
-                          "players", 409)
+            raise Refused(msg("server.ratedBothSeats"), 409)
 
     async def play(self, seat: int | None, action_json: dict[str, Any], version: int,
                    request_id: str, received: datetime | None = None) -> None:
@@ -588,27 +590,25 @@ class Table:
         received = received if received is not None else now()
         async with self.lock:
             if seat is None:
-                raise Refused("spectators cannot play: open the game with a seat's token", 403)
+                raise Refused(msg("server.spectatorPlay"), 403)
             if request_id in self.request_ids:
-                raise Refused(f"request_id {request_id!r} was used already (for event "
-                              f"{self.request_ids[request_id]}); the play is not made again")
+                raise self._used(request_id)
             if self.status == OVER:
-                raise Refused("the game is over", 409)
+                raise Refused(OVER_REFUSAL, 409)
             await self._in_time(received)
             if version != self.version:
-                raise Refused(f"stale version {version}: the game is at version {self.version} "
-                              "(something happened since you looked); nothing was played", 409)
+                raise Refused(msg("server.stalePlay", version=version, now=self.version), 409)
             if self.state.current_player() != seat:
-                raise Refused("it is not your turn", 409)
+                raise Refused(msg("server.notYourTurn"), 409)
             try:
                 action = self.game.action_from_json(action_json, self.state)
                 await self._commit(seat, action, request_id, received)
             except IllegalActionError as exc:
-                raise Refused(f"illegal play: {exc}", 422) from None
+                raise Refused(msg("server.illegal", reason=str(exc)), 422) from None
             except StorageError as exc:
                 if isinstance(exc, StorageConflict) and self.peers.shared:
                     await self._moved_on(request_id)
-                raise self._failed("the play", exc) from None
+                raise self._failed(msg("server.what.play"), exc) from None
         self.start_ai()
 
     def expire(self) -> None:
@@ -622,24 +622,24 @@ class Table:
         received = received if received is not None else now()
         async with self.lock:
             if seat is None:
-                raise Refused("spectators cannot resign", 403)
+                raise Refused(msg("server.spectatorResign"), 403)
             if self.status == OVER:
-                raise Refused("the game is over", 409)
+                raise Refused(OVER_REFUSAL, 409)
             await self._in_time(received)
             await self._rule({"abandoned": True, "by": seat, "how": "resigned"}, received,
-                             "the resignation")
+                             msg("server.what.resignation"))
 
     # ------------------------------------------------------------------ undo
 
-    def undo_refusal(self, seat: int | None) -> str | None:
+    def undo_refusal(self, seat: int | None) -> Msg | None:
         """Why ``seat`` may not take back its last decision now (``None``: it may): the game's
-        rule (``Game.undo_refusal``), and never once the game is over."""
+        rule (``Game.undo_refusal``, in English), and never once the game is over."""
         if seat is None:
-            return "spectators cannot undo: open the game with a seat's token"
+            return SPECTATOR_UNDO
         if self.status == OVER:
-            return "the game is over"
+            return OVER_REFUSAL
         refusal = self.game.undo_refusal(self.state, self.session.events, seat)
-        return None if refusal is None else f"nothing to take back: {refusal}"
+        return None if refusal is None else msg("server.nothingToUndo", reason=refusal)
 
     async def undo(self, seat: int | None, version: int, request_id: str,
                    received: datetime | None = None) -> None:
@@ -650,14 +650,12 @@ class Table:
         received = received if received is not None else now()
         async with self.lock:
             if seat is None:
-                raise Refused("spectators cannot undo: open the game with a seat's token", 403)
+                raise Refused(SPECTATOR_UNDO, 403)
             if request_id in self.request_ids:
-                raise Refused(f"request_id {request_id!r} was used already (for event "
-                              f"{self.request_ids[request_id]}); nothing is taken back again")
+                raise Refused(msg("server.usedUndo", request_id=repr(request_id),
+                                  event=self.request_ids[request_id]))
             if version != self.version:
-                raise Refused(f"stale version {version}: the game is at version {self.version} "
-                              "(something happened since you looked); nothing was taken back",
-                              409)
+                raise Refused(msg("server.staleUndo", version=version, now=self.version), 409)
             refusal = self.undo_refusal(seat)
             if refusal is not None:
                 raise Refused(refusal, 409)
@@ -673,7 +671,7 @@ class Table:
             except StorageError as exc:
                 if isinstance(exc, StorageConflict) and self.peers.shared:
                     await self._moved_on(request_id)
-                raise self._failed("the undo", exc) from None
+                raise self._failed(msg("server.what.undo"), exc) from None
             if whole is not None:
                 self._rebuild(whole.events)
             if clock is not None:
@@ -767,7 +765,7 @@ class Table:
         if self.clock is not None and self.status == PLAYING and self.clock.flagged(received):
             loser = self.clock.running
             await self._flag()
-            raise Refused(f"the game is over: seat {loser}'s time ran out", 409)
+            raise Refused(msg("server.timeRanOut", seat=loser), 409)
 
     def _claims(self) -> bool:
         """A seat may claim the game when its opponent left: a real-time clock between two
@@ -794,23 +792,22 @@ class Table:
         holding a socket of it renew that time often: ``Tables.heartbeat``)."""
         async with self.lock:
             if seat is None:
-                raise Refused("spectators cannot claim a game", 403)
+                raise Refused(msg("server.spectatorClaim"), 403)
             if self.status != PLAYING or not self._claims():
-                raise Refused("only a game on a real-time clock between two players on their "
-                              "own devices can be claimed, while it is played", 409)
+                raise Refused(msg("server.noClaims"), 409)
             await self._in_time(received)
             grace = timedelta(seconds=self.settings.abandon_grace_seconds)
             try:
                 seen, _ = await self.storage.read(self.storage.seat_presence, self.id, 1 - seat)
             except StorageError as exc:
-                raise unavailable("the claim cannot be checked now", exc) from None
+                raise unavailable(msg("server.claimUnread"), exc) from None
             if self._connected(1 - seat) or seen is None or received - seen < grace:
-                raise Refused("your opponent is connected, or left less than "
-                              f"{grace.total_seconds():g} s ago: nothing to claim", 409)
+                raise Refused(msg("server.nothingToClaim", seconds=f"{grace.total_seconds():g}"),
+                              409)
             result = ruled(seat if outcome == "win" else None, "abandoned")
-            await self._rule(result, received, "the claim")
+            await self._rule(result, received, msg("server.what.claim"))
 
-    async def _rule(self, result: dict[str, Any], received: datetime, what: str) -> None:
+    async def _rule(self, result: dict[str, Any], received: datetime, what: Msg) -> None:
         """End the game with a result the server rules; the clocks stop at ``received``.
         Call with the lock held."""
         clock = None if self.clock is None else stopped(self.clock, received)
@@ -822,7 +819,7 @@ class Table:
             raise self._failed(what, exc) from None
         if not ended:
             await self._catch_up()  # it ended in another server process
-            raise Refused("the game is over", 409)
+            raise Refused(OVER_REFUSAL, 409)
         self._advanced(step)
         self.ruled, self.clock = result, clock
         self.disarm()
@@ -868,16 +865,17 @@ class Table:
             await self._catch_up()
         except StorageError as exc:
             log.error("game %s: %s", self.id, exc)
-            raise Refused("the game moved on in another server process and cannot be read "
-                          "now; nothing was played: refresh", 503) from None
+            raise Refused(msg("server.movedOnUnread"), 503) from None
         if request_id in self.request_ids:
-            raise Refused(f"request_id {request_id!r} was used already (for event "
-                          f"{self.request_ids[request_id]}); the play is not made again")
+            raise self._used(request_id)
         if self.status == OVER:
-            raise Refused("the game is over (it ended in another server process)", 409)
-        raise Refused("the game moved on: another server process stored a play first, so "
-                      f"nothing was played; refresh (the game is at version {self.version})",
-                      409)
+            raise Refused(msg("server.overElsewhere"), 409)
+        raise Refused(msg("server.movedOn", version=self.version), 409)
+
+    def _used(self, request_id: str) -> Refused:
+        """The refusal of a play whose ``request_id`` was played already."""
+        return Refused(msg("server.usedPlay", request_id=repr(request_id),
+                           event=self.request_ids[request_id]))
 
     async def _commit(self, seat: int, action: Action, request_id: str | None,
                       received: datetime) -> None:
@@ -1120,8 +1118,7 @@ class Table:
             except Exception as exc:
                 log.exception("game %s: the computer failed to play", self.id,
                               extra={"game_id": self.id, "seat": seat})
-                self._tell_all(error_message(f"the computer player failed ({exc}); reload the "
-                                             "game to let it try again"))
+                self._tell_all(error_message(msg("server.aiFailed", error=str(exc))))
                 return False
         return True
 
@@ -1170,10 +1167,8 @@ class Tables:
         if len(live) >= cap:
             self.metrics.rate_limited.labels("ai_games").inc()
             wait = min(t.played for t in live) + idle - moment
-            raise TooMany(f"you have {len(live)} games against the computer going, the most "
-                          f"one player may have at once: finish or resign one (a game nobody "
-                          f"plays in stops counting after "
-                          f"{self.settings.ai_game_idle_minutes:g} minutes)", wait)
+            raise TooMany(msg("server.tooManyAiGames", games=len(live),
+                              minutes=f"{self.settings.ai_game_idle_minutes:g}"), wait)
 
     async def create(self, request: CreateGame, client: str = "",
                      player: Player | None = None) -> GameCreated:
@@ -1184,18 +1179,15 @@ class Tables:
         ``open`` game is a signed-in player's, and its other seat has no token until someone
         takes it (``take``)."""
         if request.rated and request.mode == "hotseat":
-            raise Refused("a hotseat game cannot be rated: both seats play on one device", 422)
+            raise Refused(msg("server.ratedHotseat"), 422)
         if request.rated and player is None:
-            raise Refused("a rated game needs every human seat to be a signed-in player: sign "
-                          "in (POST /api/players) and send 'Authorization: Bearer KEY'", 422)
+            raise Refused(msg("server.ratedNeedsPlayers"), 422)
         if request.mode == "open" and player is None:
-            raise Unauthorized("an open game is posted by a signed-in player: sign in (POST "
-                               "/api/players) and send 'Authorization: Bearer KEY'")
+            raise Unauthorized(msg("server.openSignIn"))
         options, progress = request.options, None  # a campaign's: its first battle's
         if request.campaign is not None:
             if request.mode == "open" or request.clock is not None:
-                raise Refused("a campaign is played against the computer, a friend or on one "
-                              "device, without clocks", 422)
+                raise Refused(msg("server.campaignModes"), 422)
             progress, options = await asyncio.to_thread(campaigns.start, request.game,
                                                         request.campaign)
         if request.mode == "ai":
@@ -1203,11 +1195,11 @@ class Tables:
         try:
             game = await asyncio.to_thread(make_game, request.game, options)
         except (ValueError, WarboardError) as exc:
-            raise Refused(str(exc), 422) from None
+            raise Refused(msg("server.reason", reason=str(exc)), 422) from None
         try:
             clock = None if request.clock is None else Clock.from_spec(request.clock.spec())
         except ClockError as exc:
-            raise Refused(str(exc), 422) from None
+            raise Refused(msg("server.reason", reason=str(exc)), 422) from None
         mine = random.randrange(2) if request.seat == "random" else request.seat
         other = 1 - mine
         seat_tokens: dict[int, str] = {mine: tokens.new_token()}
@@ -1229,7 +1221,7 @@ class Tables:
         try:
             table.clock = await self.storage.write(self.storage.create_game, data)
         except StorageError as exc:
-            raise unavailable("the new game could not be stored", exc) from None
+            raise unavailable(msg("server.gameUnstored"), exc) from None
         table.arm()
         log.info("game %s created: %s, %s", table.id, game.name, request.mode,
                  extra={"game_id": table.id, "game": game.name, "mode": request.mode})
@@ -1273,10 +1265,9 @@ class Tables:
         poster): its token (exactly one taker gets it, whichever server process each asks)."""
         table = await self.get(game_id)
         if table.mode != "open":
-            raise Refused("only an open game's seat can be taken (a friend game's is the "
-                          "invite link's)", 409)
+            raise Refused(msg("server.takeOpenOnly"), 409)
         if any(seat.player_id == player.id for seat in table.seats.values()):
-            raise Refused("this is your own open game: it waits for another player", 409)
+            raise Refused(msg("server.ownOpenGame"), 409)
         free = [s for s, data in table.seats.items()
                 if data.token_hash is None and data.player_id is None]
         if not free:
@@ -1291,10 +1282,9 @@ class Tables:
         seat = old.seat_of(token)  # 403 for a token of no seat here
         assert seat is not None, "a token is never empty (TokenBody)"
         if old.mode not in CHAT_MODES:
-            raise Refused("a rematch is for the seats of a game between two players on two "
-                          "devices", 409)
+            raise Refused(msg("server.rematchSeats"), 409)
         if old.status != OVER:
-            raise Refused("a rematch is offered once the game is over", 409)
+            raise Refused(msg("server.rematchAtEnd"), 409)
         mine = 1 - seat  # the seats are swapped
         if old.rematch is None:
             offered = await self._offer_rematch(old, mine, client)
@@ -1302,7 +1292,7 @@ class Tables:
                 return offered
         new = await self.get(old.rematch or "")
         if new.seats[mine].token_hash is not None:
-            raise Refused("you offered this rematch already: it waits for the other player", 409)
+            raise Refused(msg("server.rematchOffered"), 409)
         return new.created_for(mine, await new.take(mine, old.seats[seat].player_id))
 
     async def _offer_rematch(self, old: Table, mine: int, client: str) -> GameCreated | None:
@@ -1320,7 +1310,7 @@ class Tables:
         try:
             offered = await self.storage.write(self.storage.offer_rematch, old.id, data)
         except StorageError as exc:
-            raise unavailable("the rematch could not be stored", exc) from None
+            raise unavailable(msg("server.rematchUnstored"), exc) from None
         if not offered:
             await old.refresh()
             return None
@@ -1334,13 +1324,13 @@ class Tables:
         table = self._tables.get(game_id)
         if table is None:
             if not tokens.is_game_id(game_id):
-                raise Refused(f"no game {game_id[:40]!r}", 404)
+                raise no_such(GAME, game_id[:40])
             async with self._loading:
                 table = self._tables.get(game_id)
                 if table is None:
                     data = await self._load(game_id)
                     if data is None:
-                        raise Refused(f"no game {game_id!r}", 404)
+                        raise no_such(GAME, game_id)
                     # off the event loop: the game's data files, the replay of its record
                     table = await asyncio.to_thread(Table, data, self.storage, self.ai,
                                                     self.peers, None, self.metrics,
@@ -1358,7 +1348,7 @@ class Tables:
         try:
             return await self.storage.read(self.storage.load_game, game_id)
         except StorageError as exc:
-            raise unavailable("the game cannot be read now", exc) from None
+            raise unavailable(msg("server.gameUnread"), exc) from None
 
     def _keep(self, table: Table) -> None:
         """Remember ``table`` as the most recently used; forget the oldest idle ones."""
@@ -1378,7 +1368,7 @@ class Tables:
         try:
             return await self.storage.read(self.storage.games_for_tokens, hashes)
         except StorageError as exc:
-            raise unavailable("the games cannot be listed now", exc) from None
+            raise unavailable(msg("server.gamesUnread"), exc) from None
 
     async def start(self) -> None:
         """Listen to the other server processes (when there can be any); delete expired

@@ -2,6 +2,7 @@
 
 import { uuid } from "./dom.js";
 import { t } from "./i18n.js";
+import { said } from "./said.js";
 import { getPlayer } from "./store.js";
 
 export class ApiError extends Error {
@@ -33,8 +34,10 @@ async function call(method, path, body) {
     // an empty or non-JSON answer: reported below by status
   }
   if (!res.ok) {
-    const msg = (data && (data.error || data.detail)) || `${res.status} ${res.statusText}`;
-    throw new ApiError(res.status, typeof msg === "string" ? msg : JSON.stringify(msg));
+    const english = (data && (data.error || data.detail)) || `${res.status} ${res.statusText}`;
+    const text = typeof english === "string" ? english : JSON.stringify(english);
+    // a refusal's message (docs/server-api.md#errors) in the page's language
+    throw new ApiError(res.status, said(data?.msg, text));
   }
   return data;
 }

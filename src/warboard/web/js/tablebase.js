@@ -16,6 +16,7 @@ import { Clocks } from "./clocks.js";
 import { copyText, h, mount } from "./dom.js";
 import { Social } from "./social.js";
 import { Playback } from "./playback.js";
+import { said } from "./said.js";
 import { getGame, rememberGame } from "./store.js";
 import { t } from "./i18n.js";
 import { toast } from "./toast.js";
@@ -99,7 +100,7 @@ export class TableBase {
         onSpectators: (count) => this.social.spectators(count),
         onError: (msg) => {
           this.busy = false;
-          toast(msg.message || t("table.refused"), "error");
+          toast(said(msg.msg, msg.message) || t("table.refused"), "error");
           onRefused();
           this.render();
           if (stale.test(msg.message || "")) {
