@@ -16,6 +16,8 @@ playwright_api = pytest.importorskip(
     reason="the browser tests need playwright (pip install warboard[web-test])")
 
 from warboard.core.i18n import catalogue, say  # noqa: E402
+from warboard.holdtheline.scenario_file import load_scenario  # noqa: E402
+from warboard.holdtheline.translations import scenario_words  # noqa: E402
 from web_helpers import (  # noqa: E402
     CHROMIUM,
     Tab,
@@ -63,7 +65,10 @@ def test_the_log_end_card_and_replay_banner_of_a_finished_game_are_japanese(
     state = http_json("GET", f"{server}/api/games/{created['id']}?token={token}")
     # Hold the Line's log is its events', each with its message
     said = state["log_msg"] or [e["msg"] for e in state["view"]["events"] if e.get("text")]
-    lines = [say(m, "ja") for m in said]
+    # the table says the scenario's places and leaders by their Japanese names too
+    names = (scenario_words(load_scenario(options["scenario"]))["ja"]["names"]
+             if game == "holdtheline" else None)
+    lines = [say(m, "ja", names) for m in said]
     assert len(lines) == len(state["log"]) > 5
     tab = Tab(browser, server, viewport=size, locale="ja-JP")
     try:

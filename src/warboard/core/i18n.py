@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,14 +54,16 @@ def form(words: dict[str, str], key: str, params: dict[str, Any]) -> str:
     return key + ("_one" if params["count"] == 1 else "_other")
 
 
-def say(message: Msg | Any, lang: str) -> str:
-    """``message`` in ``lang`` (a plain param as it is)."""
+def say(message: Msg | Any, lang: str, names: Mapping[str, str] | None = None) -> str:
+    """``message`` in ``lang``; a plain param as it is, or as ``names`` says it (a scenario's
+    places and leaders in ``lang``, as the client's glossary does)."""
     if not isinstance(message, dict):
-        return str(message)
+        return str(names.get(message, message) if names and isinstance(message, str)
+                   else message)
     words = catalogue(lang)
     params = message.get("params") or {}
     template = words[form(words, message["key"], params)]
-    return PLACEHOLDER.sub(lambda m: say(params[m.group(1)], lang), template)
+    return PLACEHOLDER.sub(lambda m: say(params[m.group(1)], lang, names), template)
 
 
 def english(message: Msg | Any) -> str:
