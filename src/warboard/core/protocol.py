@@ -26,6 +26,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from warboard.core.i18n import Msg, msg
+
 if TYPE_CHECKING:
     from warboard.core.narration import Narrator
 
@@ -126,13 +128,12 @@ class Game(Protocol):
         return True
 
     def undo_refusal(self, state: State, events: Sequence[Mapping[str, JSON]],
-                     seat: int) -> str | None:
+                     seat: int) -> Msg | None:
         """Why ``seat`` may not take back the last of ``events`` (the record's, which led to
-        ``state``), or ``None`` when it may. By default only its own decision, so never past a
-        chance outcome or the other seat's decision."""
+        ``state``), as a message (``core.i18n``), or ``None`` when it may. By default only its
+        own decision, so never past a chance outcome or the other seat's decision."""
         if not events or events[-1].get("seat") != seat:
-            return ("undo takes back only your own decisions, never past a chance outcome or "
-                    "the other seat's decision")
+            return msg("rules.undo.ownOnly")
         return None
 
     def narrator(self) -> Narrator:

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from warboard.core.i18n import Msg
+from warboard.core.i18n import Msg, english, msg
 from warboard.core.narration import Log
 from warboard.core.protocol import CHANCE, Game, State, sample_chance
 from warboard.core.record import Recorder
@@ -126,18 +126,18 @@ class Session:
 
     # ------------------------------------------------------------------ undo and abandoning
 
-    def undo_refusal(self, seat: int) -> str | None:
+    def undo_refusal(self, seat: int) -> Msg | None:
         """Why ``seat``, at the keyboard, may not take back its last decision now, or ``None``
         when it may: the game's rule (``Game.undo_refusal``) while it is the seat's turn."""
         if self.state.current_player() != seat:
-            return "it is not your decision now"
+            return msg("rules.undo.notYourDecision")
         return self.game.undo_refusal(self.state, self.events, seat)
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last decision (check ``undo_refusal`` first)."""
         refusal = self.undo_refusal(seat)
         if refusal is not None:
-            raise ValueError(refusal)
+            raise ValueError(english(refusal))
         n = len(self.events) - 1
         self.recorder.truncate(n)
         self._observations = {}

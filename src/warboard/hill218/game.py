@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from warboard.core.errors import IllegalActionError
+from warboard.core.i18n import Msg, msg
 from warboard.core.protocol import JSON, Game
 from warboard.hill218 import actions as act
 from warboard.hill218.ruleset import RULESETS, Ruleset, load_ruleset, unit_title
@@ -107,12 +108,11 @@ class CardGame(Game):
         return True
 
     def undo_refusal(self, state: Any, events: Sequence[Mapping[str, JSON]],
-                     seat: int) -> str | None:
+                     seat: int) -> Msg | None:
         """Only the seat's own plays, within its turn: never past a draw or the other seat's
         play."""
         if not events or events[-1].get("seat") != seat:
-            return ("you have made no play in this turn to take back (undo works only within "
-                    "your own turn, before any draw or other player's decision)")
+            return msg("rules.undo.noPlayThisTurn")
         return None
 
     def narrator(self) -> CardNarrator:

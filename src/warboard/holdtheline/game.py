@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from warboard.core.i18n import Msg, msg
 from warboard.core.protocol import JSON, Game
 from warboard.holdtheline import actions as act
 from warboard.holdtheline.board import Board
@@ -107,17 +108,16 @@ class HoldTheLineGame(Game):
         return (self.scenario.sides[0].display_name, self.scenario.sides[1].display_name)
 
     def undo_refusal(self, state: Any, events: Sequence[Mapping[str, JSON]],
-                     seat: int) -> str | None:
+                     seat: int) -> Msg | None:
         """Back over the seat's own actions only, never past a die roll or the other side's
         decision."""
         if not events:
-            return "nothing has been played yet"
+            return msg("rules.undo.nothingYet")
         last = events[-1].get("seat")
         if last is None:
-            return ("a die has been rolled since your last action (undo never goes back past "
-                    "a die roll)")
+            return msg("rules.undo.pastDie")
         if last != seat:
-            return "the last decision was not yours"
+            return msg("rules.undo.notYours")
         return None
 
     def public_data(self) -> dict[str, Any]:

@@ -633,7 +633,7 @@ class Table:
 
     def undo_refusal(self, seat: int | None) -> Msg | None:
         """Why ``seat`` may not take back its last decision now (``None``: it may): the game's
-        rule (``Game.undo_refusal``, in English), and never once the game is over."""
+        rule (``Game.undo_refusal``), and never once the game is over."""
         if seat is None:
             return SPECTATOR_UNDO
         if self.status == OVER:

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from warboard.core.errors import IllegalActionError
+from warboard.core.i18n import english
 from warboard.core.session import Session
 from warboard.hill218.actions import resolve_unit, strike_words
 from warboard.hill218.game import CardGame, make_game
@@ -227,7 +228,7 @@ class PlayLoop(PromptLoop):
     def _undo(self, seat: int) -> None:
         refusal = self.session.undo_refusal(seat)
         if refusal is not None:
-            self._error(f"Cannot undo: {refusal}.")
+            self._error(f"Cannot undo: {english(refusal)}.")
             return
         self.session.undo(seat)
         self.console.print("Taken back.")  # the screen is drawn again for the same decision

@@ -19,6 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from warboard.core.i18n import english
 from warboard.core.protocol import CHANCE
 from warboard.core.record import Record, replay_states
 from warboard.core.registry import make_game
@@ -304,7 +305,7 @@ class HtlPlayLoop(PromptLoop):
     def _undo(self, seat: int) -> None:
         refusal = self.session.undo_refusal(seat)
         if refusal is not None:
-            self._error(f"Cannot undo: {refusal}.")
+            self._error(f"Cannot undo: {english(refusal)}.")
             return
         s = self.session
         taken = self.game.action_from_json(s.events[-1]["action"], s.state)
