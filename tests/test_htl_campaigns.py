@@ -145,9 +145,9 @@ def test_the_progress_adds_up_the_battles_and_names_the_winner() -> None:
     first = progress.add(ended("trenton", (6, 2), 0, "vp"))
     assert first.winner == "american" and first.banked == {"american": 6, "british": 2}
     assert progress.next_battle == "princeton" and progress.winner is None
-    progress.add(ended("princeton", (1, 3), 1, "time"))  # the British need 6 there
+    progress.add(ended("princeton", (1, 3), 1, "time"))  # the British need 7 there
     assert progress.over and progress.next_battle is None
-    assert progress.totals == {"american": 7, "british": 8}
+    assert progress.totals == {"american": 7, "british": 9}
     assert progress.winner == "british"
     again = Progress.from_json(json.loads(json.dumps(progress.to_json())))
     assert again.to_json() == progress.to_json()
