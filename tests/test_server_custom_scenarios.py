@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 from custom_scenarios import SMALL_BATTLE
 from server_helpers import TIMEOUT, UNLIMITED_ENV, LiveServer, ServerProcess, free_port
+from warboard.core.i18n import english, say
 from warboard.core.record import Record
 from warboard.holdtheline.scenario_file import load_scenario, scenario_names
 from warboard.holdtheline.setups import scenario_from_text
@@ -93,7 +94,24 @@ def test_a_model_error_names_the_field_and_the_hex(http: httpx.Client) -> None:
     model["sides"]["red"]["leaders"][0]["at"] = "3,4"  # with the enemy's gun
     [error] = check(http, model=model)["errors"]
     assert error == {"field": "sides.red.leaders[0]", "at": [3, 4],
-                     "problem": "leader Reyes stands in hex 3,4 with enemy units"}
+                     "problem": "leader Reyes stands in hex 3,4 with enemy units",
+                     "msg": {"key": "datafile.leaderWithEnemy",
+                             "params": {"name": "Reyes", "hex": "3,4"}}}
+    assert say(error["msg"], "ja") == "指揮官 Reyes が敵の部隊と同じヘクス 3,4 にいます"
+
+
+def test_a_refused_scenario_says_its_problem_in_any_language(http: httpx.Client) -> None:
+    toml = SMALL_BATTLE.replace("turn_limit = 4", "turn_limit = 0")
+    [error] = check(http, toml=toml)["errors"]
+    answer = http.post("/api/scenarios", json={"game": "holdtheline", "toml": toml})
+    assert answer.status_code == 422
+    body = answer.json()
+    assert body["msg"] == {"key": "server.scenarioInvalid",
+                           "params": {"field": "turn_limit", "problem": error["msg"]}}
+    assert body["error"] == english(body["msg"]) == (
+        "the scenario is not valid: turn_limit: must be at least 1, not 0")
+    assert say(body["msg"], "ja") == (
+        "シナリオが正しくありません: turn_limit: 1 以上にしてください(0 になっています)")
 
 
 @pytest.mark.parametrize(("toml", "words"), [

@@ -28,6 +28,7 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api",
     reason="the browser tests need the playwright package (pip install playwright)")
 
+from custom_scenarios import SMALL_BATTLE  # noqa: E402
 from warboard.core.i18n import msg, say  # noqa: E402
 from web_helpers import (  # noqa: E402
     CHROMIUM,
@@ -333,5 +334,24 @@ def test_a_refusal_of_the_server_is_said_in_japanese(browser, server) -> None:
         assert got == [404, say(no_game, "ja")]
         # the browser's own line for the 404 answer, not the client's
         tab.errors[:] = [e for e in tab.errors if "404" not in e]
+    finally:
+        tab.close()
+
+
+def test_a_problem_of_the_editor_is_said_in_japanese(browser, server, tmp_path: Path) -> None:
+    """The scenario check's ``msg`` reaches a Japanese editor in Japanese: an uploaded file's
+    problem shows in the catalogue's words."""
+    broken = tmp_path / "broken.toml"
+    broken.write_text(SMALL_BATTLE.replace('at = "3,4"', 'at = "9,4"', 1), encoding="utf-8")
+    tab = japanese_tab(browser, server)
+    try:
+        page = tab.page
+        tab.goto("/editor")
+        status = page.locator(".editor-status")
+        expect(status).to_have_attribute("data-ok", "true")
+        page.set_input_files("#editor-upload", str(broken))
+        expect(status).to_have_attribute("data-ok", "false")
+        off = msg("datafile.offBoard", hex="9,4", lastCol=5, lastRow=4)
+        expect(status).to_have_text(f"✗ sides.blue.units[1].at: {say(off, 'ja')}")
     finally:
         tab.close()

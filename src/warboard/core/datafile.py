@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from warboard.core.errors import DataFileError
+from warboard.core.i18n import Msg, english, msg
 
 MAX_FILE_BYTES = 1 << 20  # a scenario or ruleset is a few KiB
 _KINDS = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
@@ -85,7 +86,7 @@ def parse_toml(name: str, text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(name, "(syntax)", str(exc)) from exc
+        raise DataFileError(name, "(syntax)", msg("datafile.syntax", reason=str(exc))) from exc
 
 
 class Fields:
@@ -100,14 +101,14 @@ class Fields:
         self.path = path
         self.where = where
         if not isinstance(table, Mapping):
-            raise DataFileError(path, where, f"must be a table, not {type_name(table)}")
+            raise DataFileError(path, where, msg("datafile.notTable", type=type_msg(table)))
         self.table: Mapping[str, Any] = table
         self.seen: set[str] = set()
 
     def field(self, key: str) -> str:
         return f"{self.where}.{key}" if self.where else key
 
-    def error(self, key: str, problem: str) -> DataFileError:
+    def error(self, key: str, problem: str | Msg) -> DataFileError:
         return DataFileError(self.path, self.field(key), problem)
 
     def has(self, key: str) -> bool:
@@ -119,31 +120,32 @@ class Fields:
             return self.table[key]
         if default is not ...:
             return default
-        raise self.error(key, "is missing")
+        raise self.error(key, msg("datafile.missing"))
 
     def str(self, key: str, default: Any = ..., choices: tuple[str, ...] = ()) -> str:
         value = self.raw(key, default)
         if not isinstance(value, str) or not value:
-            raise self.error(key, f"must be a non-empty string, not {type_name(value)}")
+            raise self.error(key, msg("datafile.notNonEmptyString", type=type_msg(value)))
         if choices and value not in choices:
-            raise self.error(key, f"must be one of {', '.join(choices)}, not {value!r}")
+            raise self.error(key, msg("datafile.notOneOf", choices=", ".join(choices),
+                                      value=repr(value)))
         return value
 
     def int(self, key: builtins.str, default: Any = ..., minimum: int | None = None,
             maximum: int | None = None) -> int:
         value = self.raw(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(key, f"must be a whole number, not {type_name(value)}")
+            raise self.error(key, not_whole(value))
         if minimum is not None and value < minimum:
-            raise self.error(key, f"must be at least {minimum}, not {value}")
+            raise self.error(key, msg("datafile.tooSmall", minimum=minimum, value=value))
         if maximum is not None and value > maximum:
-            raise self.error(key, f"must be at most {maximum}, not {value}")
+            raise self.error(key, msg("datafile.tooLarge", maximum=maximum, value=value))
         return value
 
     def bool(self, key: builtins.str, default: Any = ...) -> bool:
         value = self.raw(key, default)
         if not isinstance(value, bool):
-            raise self.error(key, f"must be true or false, not {type_name(value)}")
+            raise self.error(key, msg("datafile.notBool", type=type_msg(value)))
         return value
 
     def sub(self, key: builtins.str, default: Any = ...) -> Fields:
@@ -153,11 +155,24 @@ class Fields:
         """Reject keys nobody asked for (most often a typo)."""
         unknown = sorted(set(self.table) - self.seen)
         if unknown:
-            raise self.error(unknown[0], "is not a known field (typo?)")
+            raise self.error(unknown[0], msg("datafile.unknownField"))
+
+
+_TYPES: dict[type, Msg] = {
+    bool: msg("datafile.type.boolean"), int: msg("datafile.type.number"),
+    float: msg("datafile.type.number"), str: msg("datafile.type.string"),
+    list: msg("datafile.type.list"), dict: msg("datafile.type.table")}
+
+
+def type_msg(value: Any) -> Msg | str:
+    """What ``value`` is, as a message ("a string"); a type TOML has no word for by its name."""
+    return _TYPES.get(type(value), type(value).__name__)
 
 
 def type_name(value: Any) -> str:
-    return {
-        bool: "a boolean", int: "a number", float: "a number", str: "a string",
-        list: "a list", dict: "a table",
-    }.get(type(value), type(value).__name__)
+    return english(type_msg(value))
+
+
+def not_whole(value: Any) -> Msg:
+    """The problem of a value that is not a whole number."""
+    return msg("datafile.notWhole", type=type_msg(value))

@@ -1,5 +1,9 @@
 """Errors shared by every game. Each one carries a message fit to show a user."""
 
+from __future__ import annotations
+
+from warboard.core.i18n import Msg, english
+
 
 class WarboardError(Exception):
     """Base class of every error warboard raises on purpose."""
@@ -20,11 +24,13 @@ class RecordError(WarboardError):
 class DataFileError(WarboardError):
     """A data file (ruleset, scenario) that fails validation.
 
-    The message always names the file, the field and the problem.
+    The message always names the file, the field and the problem. ``problem`` is English text
+    or a message (``core.i18n``): ``problem_msg`` is then the message, ``problem`` its English.
     """
 
-    def __init__(self, path: str, field: str, problem: str) -> None:
+    def __init__(self, path: str, field: str, problem: str | Msg) -> None:
         self.path = path
         self.field = field
-        self.problem = problem
-        super().__init__(f"{path}: {field}: {problem}")
+        self.problem_msg = problem if isinstance(problem, dict) else None
+        self.problem = english(problem)
+        super().__init__(f"{path}: {field}: {self.problem}")

@@ -214,15 +214,18 @@ def outcome_probabilities_ok(outcomes: Sequence[tuple[Action, float]]) -> bool:
 @dataclass(frozen=True)
 class SetupProblem:
     """What is wrong with a custom setup: the ``field`` (a path into the text's data, e.g.
-    ``sides.british.units[3].at``), the ``problem``, and the board place it names, if any."""
+    ``sides.british.units[3].at``), the ``problem`` in English, the board place it names, if any,
+    and the problem as a message (``core.i18n``) where it has one."""
 
     field: str
     problem: str
     at: tuple[int, ...] | None = None
+    msg: dict[str, JSON] | None = None
 
     def to_json(self) -> dict[str, JSON]:
-        return {"field": self.field, "problem": self.problem,
-                "at": None if self.at is None else list(self.at)}
+        out: dict[str, JSON] = {"field": self.field, "problem": self.problem,
+                                "at": None if self.at is None else list(self.at)}
+        return out if self.msg is None else out | {"msg": self.msg}
 
 
 @dataclass(frozen=True)

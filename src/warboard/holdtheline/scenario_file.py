@@ -20,10 +20,12 @@ from warboard.core.datafile import (
     known_name,
     load_packaged_toml,
     load_toml,
+    not_whole,
     packaged_names,
-    type_name,
+    type_msg,
 )
 from warboard.core.errors import DataFileError
+from warboard.core.i18n import Msg, msg
 from warboard.holdtheline.hexes import Hex, on_board
 from warboard.holdtheline.options import BY_NUMBER, OPTIONS, Options
 from warboard.holdtheline.scenario import (
@@ -123,7 +125,7 @@ class _Parser:
         self.terrain: dict[Hex, str] = {}
         self.ids: dict[str, str] = {}  # unit / leader id -> field where it was defined
 
-    def error(self, where: str, problem: str) -> DataFileError:
+    def error(self, where: str, problem: str | Msg) -> DataFileError:
         return DataFileError(self.path, where, problem)
 
     # ---------------------------------------------------------------- values
@@ -133,51 +135,50 @@ class _Parser:
             # at most 9 digits: a number is never too long for int() (a client's text)
             m = re.fullmatch(r"\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*", value)
             if not m:
-                raise self.error(where, f'must be a hex "col,row" (e.g. "4,3"), not {value!r}')
+                raise self.error(where, msg("datafile.notHex", value=repr(value)))
             h = (int(m.group(1)), int(m.group(2)))
         elif (isinstance(value, list) and len(value) == 2
               and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
             h = (value[0], value[1])
         else:
-            raise self.error(where, f'must be a hex "col,row" (e.g. "4,3"), not '
-                                    f'{type_name(value)}')
+            raise self.error(where, msg("datafile.notHex", value=type_msg(value)))
         if not on_board(h, self.cols, self.rows):
-            raise self.error(where, f"hex {_hex_text(h)} is off the board (columns 0-"
-                                    f"{self.cols - 1}, rows 0-{self.rows - 1})")
+            raise self.error(where, msg("datafile.offBoard", hex=_hex_text(h),
+                                        lastCol=self.cols - 1, lastRow=self.rows - 1))
         return h
 
-    def passable_hex(self, where: str, value: Any, what: str) -> Hex:
+    def passable_hex(self, where: str, value: Any, what: Msg) -> Hex:
         h = self.hex(where, value)
         terrain = self.terrain.get(h, "clear")
         if terrain in IMPASSABLE:
-            raise self.error(where, f"{what} on hex {_hex_text(h)}, which is {terrain} "
-                                    "(impassable)")
+            raise self.error(where, msg("datafile.impassableHex", what=what, hex=_hex_text(h),
+                                        terrain=terrain))
         return h
 
     def hexes(self, fields: Fields, key: str, default: Any = ()) -> tuple[Hex, ...]:
         value = fields.raw(key, list(default))
         where = fields.field(key)
         if not isinstance(value, list):
-            raise self.error(where, f"must be a list of hexes, not {type_name(value)}")
+            raise self.error(where, msg("datafile.notHexList", type=type_msg(value)))
         out = [self.hex(f"{where}[{i}]", v) for i, v in enumerate(value)]
         for i, h in enumerate(out):
             if h in out[:i]:
-                raise self.error(f"{where}[{i}]", f"hex {_hex_text(h)} is listed twice")
+                raise self.error(f"{where}[{i}]", msg("datafile.hexTwice", hex=_hex_text(h)))
         return tuple(out)
 
     def table_list(self, fields: Fields, key: str) -> list[Fields]:
         value = fields.raw(key, [])
         where = fields.field(key)
         if not isinstance(value, list):
-            raise self.error(where, f"must be a list of tables, not {type_name(value)}")
+            raise self.error(where, msg("datafile.notTableList", type=type_msg(value)))
         return [Fields(self.path, f"{where}[{i}]", v) for i, v in enumerate(value)]
 
     def text(self, fields: Fields, key: str, default: Any = ...) -> str:
         value = fields.raw(key, default)
         if not isinstance(value, str):
-            raise fields.error(key, f"must be a string, not {type_name(value)}")
+            raise fields.error(key, msg("datafile.notString", type=type_msg(value)))
         if default is ... and not value.strip():
-            raise fields.error(key, "must not be empty")
+            raise fields.error(key, msg("datafile.empty"))
         return value.strip()
 
     # ---------------------------------------------------------------- the file
@@ -186,14 +187,14 @@ class _Parser:
         title = self.text(top, "title")
         summary = self.text(top, "summary")
         if "\n" in summary:
-            raise top.error("summary", "must be one line")
+            raise top.error("summary", msg("datafile.notOneLine"))
         history = self.text(top, "history")
         special = self.text(top, "special_rules", "")
         date = top.raw("date", "")
         if isinstance(date, datetime.date) and not isinstance(date, datetime.datetime):
             date = date.isoformat()
         elif date != "":
-            raise top.error("date", f"must be a date like 1776-12-26, not {type_name(date)}")
+            raise top.error("date", msg("datafile.notDate", type=type_msg(date)))
         self.cols = top.int("cols", 13, minimum=MIN_SIZE, maximum=MAX_SIZE)
         self.rows = top.int("rows", 9, minimum=MIN_SIZE, maximum=MAX_SIZE)
         turn_limit = top.int("turn_limit", minimum=1, maximum=MAX_TURNS)
@@ -205,23 +206,22 @@ class _Parser:
         sides_table = top.sub("sides")
         names = list(sides_table.table)
         if len(names) != 2:
-            raise self.error("sides", f"must define exactly two sides, not {len(names)}")
+            raise self.error("sides", msg("datafile.notTwoSides", found=len(names)))
         for n in names:
             if not NAME_RE.match(n):
-                raise self.error(f"sides.{n}", "a side's name is lowercase letters, digits "
-                                               "and _ (e.g. american)")
+                raise self.error(f"sides.{n}", msg("datafile.badSideName"))
         sides = tuple(self.read_side(sides_table.sub(n), n, turn_limit) for n in names)
         sides_table.seen.update(names)
         self.check_board(sides)
 
         first = top.str("first")
         if first not in names:
-            raise top.error("first", f"must be one of the sides ({', '.join(names)}), not "
-                                     f"{first!r}")
+            raise top.error("first", msg("datafile.notSide", sides=", ".join(names),
+                                         value=repr(first)))
         time_out = top.str("time_out")
         if time_out not in (*names, "draw", "vp"):
-            raise top.error("time_out", f"must be one of the sides ({', '.join(names)}), "
-                                        f"draw or vp, not {time_out!r}")
+            raise top.error("time_out", msg("datafile.notTimeOut", sides=", ".join(names),
+                                            value=repr(time_out)))
         top.finish()
         return Scenario(
             name=self.name, title=title, history=history, cols=self.cols, rows=self.rows,
@@ -237,20 +237,21 @@ class _Parser:
         if picture is None:
             return
         if not isinstance(picture, str):
-            raise self.top.error("map", f"must be a multi-line string, not {type_name(picture)}")
+            raise self.top.error("map", msg("datafile.notMap", type=type_msg(picture)))
         lines = [line for line in picture.splitlines() if line.strip()]
         if len(lines) != self.rows:
-            raise self.top.error("map", f"has {len(lines)} rows; the board has {self.rows}")
+            raise self.top.error("map", msg("datafile.mapRows", found=len(lines),
+                                            rows=self.rows))
         for row, line in enumerate(lines):
             letters = line.split()
             if len(letters) != self.cols:
-                raise self.top.error("map", f"row {row} has {len(letters)} hexes; the board "
-                                            f"has {self.cols} columns")
+                raise self.top.error("map", msg("datafile.mapCols", row=row, found=len(letters),
+                                                cols=self.cols))
             for col, letter in enumerate(letters):
                 if letter not in MAP_LETTERS:
                     known = ", ".join(f"{k} {v}" for k, v in MAP_LETTERS.items())
-                    raise self.top.error(
-                        "map", f"hex {col},{row}: unknown terrain letter {letter!r} ({known})")
+                    raise self.top.error("map", msg("datafile.mapLetter", hex=f"{col},{row}",
+                                                    letter=repr(letter), known=known))
                 if MAP_LETTERS[letter] != "clear":
                     self.terrain[(col, row)] = MAP_LETTERS[letter]
 
@@ -258,12 +259,13 @@ class _Parser:
         table = self.top.sub("terrain", {})
         for terrain in table.table:
             if terrain not in TERRAINS:
-                raise table.error(terrain, f"unknown terrain (terrains: {', '.join(TERRAINS)})")
+                raise table.error(terrain, msg("datafile.unknownTerrain",
+                                               terrains=", ".join(TERRAINS)))
             for i, h in enumerate(self.hexes(table, terrain)):
                 if h in self.terrain:
                     raise self.error(f"{table.field(terrain)}[{i}]",
-                                     f"hex {_hex_text(h)} already has terrain "
-                                     f"{self.terrain[h]}")
+                                     msg("datafile.terrainTwice", hex=_hex_text(h),
+                                         terrain=self.terrain[h]))
                 if terrain != "clear":
                     self.terrain[h] = terrain
         table.finish()
@@ -282,14 +284,13 @@ class _Parser:
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             value = {v: True for v in value}
         if not isinstance(value, dict):
-            raise self.top.error("options", "must be a list of option names or a table "
-                                            f"name = value, not {type_name(value)}")
+            raise self.top.error("options", msg("datafile.notOptions", type=type_msg(value)))
         out: dict[str, object] = {}
         for key, v in value.items():
             name = BY_NUMBER.get(key, key)
             if name not in OPTIONS:
                 raise self.error(f"options.{key}",
-                                 f"unknown option (options: {', '.join(OPTIONS)})")
+                                 msg("datafile.unknownOption", options=", ".join(OPTIONS)))
             try:
                 Options.from_mapping({name: v})
             except ValueError as exc:
@@ -313,11 +314,11 @@ class _Parser:
         units = tuple(self.read_unit(u) for u in self.table_list(f, "units"))
         leaders = tuple(self.read_leader(ld) for ld in self.table_list(f, "leaders"))
         vp_counters = tuple(self.passable_hex(f"{f.field('vp_counters')}[{i}]", v,
-                                              "a VP counter")
+                                              msg("datafile.what.vpCounter"))
                             for i, v in enumerate(self.hex_list(f, "vp_counters")))
         objectives = []
         for o in self.table_list(f, "objectives"):
-            h = self.passable_hex(o.field("at"), o.raw("at"), "an objective")
+            h = self.passable_hex(o.field("at"), o.raw("at"), msg("datafile.what.objective"))
             objectives.append((h, o.int("vp", 1, minimum=1, maximum=99)))
             o.finish()
         exits, exit_vp = self.read_exits(f)
@@ -337,12 +338,13 @@ class _Parser:
         if isinstance(home, str):
             home = [home]
         if not isinstance(home, list) or not home:
-            raise f.error("home", f"must be an edge or a list of edges ({', '.join(EDGES)})")
+            raise f.error("home", msg("datafile.notHome", edges=", ".join(EDGES)))
         for edge in home:
             if edge not in EDGES:
-                raise f.error("home", f"unknown edge {edge!r} (edges: {', '.join(EDGES)})")
+                raise f.error("home", msg("datafile.unknownEdge", edge=repr(edge),
+                                          edges=", ".join(EDGES)))
         if len(set(home)) != len(home):
-            raise f.error("home", "lists an edge twice")
+            raise f.error("home", msg("datafile.edgeTwice"))
         return tuple(home)
 
     def read_command_ap(self, f: Fields, turn_limit: int) -> tuple[int, ...]:
@@ -352,14 +354,14 @@ class _Parser:
             command = [command]
         if (not isinstance(command, list) or not command
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in command)):
-            raise f.error("command_ap", "must be a whole number or a list of them (one per "
-                                        "turn, the last repeating)")
+            raise f.error("command_ap", msg("datafile.notCommandAp"))
         if len(command) > turn_limit:
-            raise f.error("command_ap", f"lists {len(command)} turns; the game has "
-                                        f"{turn_limit}")
+            raise f.error("command_ap", msg("datafile.commandApTurns", found=len(command),
+                                            turns=turn_limit))
         for v in command:
             if not 0 <= v <= MAX_COMMAND_AP:
-                raise f.error("command_ap", f"must be from 0 to {MAX_COMMAND_AP}, not {v}")
+                raise f.error("command_ap", msg("datafile.commandApRange", most=MAX_COMMAND_AP,
+                                                value=v))
         return tuple(command)
 
     def read_action_die(self, f: Fields) -> tuple[int, int, int]:
@@ -367,8 +369,7 @@ class _Parser:
         if (not isinstance(die, list) or len(die) != 3
                 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6
                            for v in die)):
-            raise f.error("action_die", "must list the AP of die faces 1, 2 and 3 (e.g. "
-                                        "[1, 2, 0] when a 3 counts as 0)")
+            raise f.error("action_die", msg("datafile.notActionDie"))
         return (die[0], die[1], die[2])
 
     def read_exits(self, f: Fields) -> tuple[tuple[Hex, ...], tuple[int, int]]:
@@ -377,28 +378,28 @@ class _Parser:
         for i, h in enumerate(exits):
             if not (h[0] in (0, self.cols - 1) or h[1] in (0, self.rows - 1)):
                 raise self.error(f"{f.field('exits')}[{i}]",
-                                 f"hex {_hex_text(h)} is not on the edge of the board")
+                                 msg("datafile.exitNotOnEdge", hex=_hex_text(h)))
         exit_vp = f.raw("exit_vp", [1, 1] if exits else [0, 0])
         if (not isinstance(exit_vp, list) or len(exit_vp) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in exit_vp)
                 or exit_vp[0] < 0 or exit_vp[1] < (1 if exits else 0)):
-            raise f.error("exit_vp", "must be [VP, units]: VP scored per this many units "
-                                     "exited (e.g. [2, 3])")
+            raise f.error("exit_vp", msg("datafile.notExitVp"))
         if exit_vp[0] and not exits:
-            raise f.error("exit_vp", "is set but the side has no exits")
+            raise f.error("exit_vp", msg("datafile.exitVpNoExits"))
         return exits, (exit_vp[0], exit_vp[1])
 
     def hex_list(self, f: Fields, key: str) -> list[Any]:
         value = f.raw(key, [])
         if not isinstance(value, list):
-            raise f.error(key, f"must be a list of hexes, not {type_name(value)}")
+            raise f.error(key, msg("datafile.notHexList", type=type_msg(value)))
         return value
 
     def new_id(self, where: str, value: str) -> None:
         if not ID_RE.match(value):
-            raise self.error(where, f"{value!r} is not a usable id (letters, digits, _ and -)")
+            raise self.error(where, msg("datafile.badId", id=repr(value)))
         if value in self.ids:
-            raise self.error(where, f"id {value!r} is already used by {self.ids[value]}")
+            raise self.error(where, msg("datafile.idTwice", id=repr(value),
+                                        where=self.ids[value]))
         self.ids[value] = where
 
     def read_unit(self, u: Fields) -> UnitSetup:
@@ -406,17 +407,19 @@ class _Parser:
         self.new_id(u.field("id"), uid)
         kind = u.str("kind")
         if kind not in UNIT_KINDS:
-            raise u.error("kind", f"unknown unit kind {kind!r} (kinds: {', '.join(UNIT_KINDS)})")
+            raise u.error("kind", msg("datafile.unknownKind", kind=repr(kind),
+                                      kinds=", ".join(UNIT_KINDS)))
         # full size by default (3.4); a scenario may start a unit reduced, never above its size
         high = TABLES.units[kind].max_mp
         mp = u.raw("mp", high)
         if isinstance(mp, bool) or not isinstance(mp, int):
-            raise u.error("mp", f"must be a whole number, not {type_name(mp)}")
+            raise u.error("mp", not_whole(mp))
         if not 1 <= mp <= high:
-            allowed = "1" if high == 1 else f"1 to {high}"
-            raise u.error("mp", f"{kind} units start with {allowed} MP (full size {high}, "
-                                f"rule 3.4), not {mp}")
-        at = self.passable_hex(u.field("at"), u.raw("at"), f"unit {uid} stands")
+            allowed = msg("datafile.mpOne") if high == 1 else msg("datafile.mpUpTo", most=high)
+            raise u.error("mp", msg("datafile.mpRange", kind=kind, allowed=allowed, most=high,
+                                    value=mp))
+        at = self.passable_hex(u.field("at"), u.raw("at"),
+                               msg("datafile.what.unit", id=uid))
         u.finish()
         return UnitSetup(id=uid, kind=kind, mp=mp, at=at)
 
@@ -428,9 +431,9 @@ class _Parser:
         if (not isinstance(rating, list) or len(rating) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 2
                            for v in rating)):
-            raise f.error("rating", "must be [combat, hits], each 1 or 2 (rule 11.6), e.g. "
-                                    "[2, 1]")
-        at = self.passable_hex(f.field("at"), f.raw("at"), f"leader {name} stands")
+            raise f.error("rating", msg("datafile.notRating"))
+        at = self.passable_hex(f.field("at"), f.raw("at"),
+                               msg("datafile.what.leader", name=name))
         f.finish()
         return LeaderSetup(id=lid, name=name, at=at, rating=(rating[0], rating[1]))
 
@@ -439,12 +442,13 @@ class _Parser:
         units = tuple(self.read_unit(u) for u in self.table_list(r, "units"))
         leaders = tuple(self.read_leader(ld) for ld in self.table_list(r, "leaders"))
         if not units and not leaders:
-            raise r.error("units", "a reinforcement brings at least one unit or leader")
+            raise r.error("units", msg("datafile.emptyReinforcement"))
         entry = self.hexes(r, "entry")
         for i, h in enumerate(entry):
             if self.terrain.get(h, "clear") in IMPASSABLE:
                 raise self.error(f"{r.field('entry')}[{i}]",
-                                 f"hex {_hex_text(h)} is {self.terrain[h]} (impassable)")
+                                 msg("datafile.impassableEntry", hex=_hex_text(h),
+                                     terrain=self.terrain[h]))
         self.check_stacking([(0, u, f"{r.field('units')}[{i}]") for i, u in enumerate(units)],
                             [(0, ld, f"{r.field('leaders')}[{i}]")
                              for i, ld in enumerate(leaders)])
@@ -463,8 +467,8 @@ class _Parser:
             for i, h in enumerate(side.vp_counters):
                 where = f"sides.{side.name}.vp_counters[{i}]"
                 if h in counters:
-                    raise self.error(where, f"hex {_hex_text(h)} already holds a VP counter "
-                                            f"({counters[h]}); one per hex (4.3.1)")
+                    raise self.error(where, msg("datafile.counterTwice", hex=_hex_text(h),
+                                                where=counters[h]))
                 counters[h] = where
 
     def check_stacking(self, units: list[tuple[int, UnitSetup, str]],
@@ -476,28 +480,28 @@ class _Parser:
         owner: dict[Hex, int] = {}
         for side, u, place in units:
             if u.at in owner and owner[u.at] != side:
-                raise self.error(place, f"unit {u.id} shares hex {_hex_text(u.at)} with an "
-                                        "enemy unit")
+                raise self.error(place, msg("datafile.unitWithEnemy", id=u.id,
+                                            hex=_hex_text(u.at)))
             owner[u.at] = side
             table = guns if u.kind == "artillery" else foot
             other = table.get(u.at)
             if other is not None:
-                what = ("two artillery units" if u.kind == "artillery" else
-                        f"two {'infantry' if u.kind in INFANTRY_KINDS else u.kind} units"
-                        if (u.kind in INFANTRY_KINDS) == (other.kind in INFANTRY_KINDS)
-                        else "an infantry unit and a dragoon")
-                raise self.error(place, f"unit {u.id} and unit {other.id} put {what} in hex "
-                                        f"{_hex_text(u.at)} (at most one infantry or dragoon "
-                                        "unit and one artillery per hex, rule 4.3)")
+                infantry = u.kind in INFANTRY_KINDS
+                what = (msg("datafile.stack.artillery") if u.kind == "artillery" else
+                        msg("datafile.stack.mixed") if infantry != (other.kind in INFANTRY_KINDS)
+                        else msg("datafile.stack.infantry") if infantry
+                        else msg("datafile.stack.dragoons"))
+                raise self.error(place, msg("datafile.overstacked", id=u.id, other=other.id,
+                                            what=what, hex=_hex_text(u.at)))
             table[u.at] = u
         seen: dict[Hex, LeaderSetup] = {}
         for side, ld, place in leaders:
             if ld.at in seen:
-                raise self.error(place, f"leaders {seen[ld.at].name} and {ld.name} are both in "
-                                        f"hex {_hex_text(ld.at)} (one leader per hex, rule 4.3)")
+                raise self.error(place, msg("datafile.leadersTogether", first=seen[ld.at].name,
+                                            second=ld.name, hex=_hex_text(ld.at)))
             if ld.at in owner and owner[ld.at] != side:
-                raise self.error(place, f"leader {ld.name} stands in hex {_hex_text(ld.at)} "
-                                        "with enemy units")
+                raise self.error(place, msg("datafile.leaderWithEnemy", name=ld.name,
+                                            hex=_hex_text(ld.at)))
             seen[ld.at] = ld
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from warboard.core.datafile import parse_toml
 from warboard.core.errors import DataFileError
+from warboard.core.i18n import msg
 from warboard.core.protocol import SetupCheck, SetupProblem
 from warboard.holdtheline.scenario import Scenario
 from warboard.holdtheline.scenario_file import parse_scenario, summary_json
@@ -33,11 +34,12 @@ def scenario_from_text(text: str, source: str = "scenario.toml") -> Scenario:
     not a valid one. Text that is too long, or that Python cannot read as numbers (digits
     beyond its limit) or nests beyond its stack, is refused as a syntax error."""
     if len(text.encode()) > MAX_BYTES:
-        raise DataFileError(source, "(size)", f"the scenario is longer than {MAX_BYTES} bytes")
+        raise DataFileError(source, "(size)", msg("datafile.textTooLong", most=MAX_BYTES))
     try:
         data = parse_toml(source, text)
     except (ValueError, RecursionError) as exc:
-        raise DataFileError(source, "(syntax)", f"not readable TOML ({exc})") from None
+        raise DataFileError(source, "(syntax)",
+                            msg("datafile.unreadable", reason=str(exc))) from None
     return parse_scenario(source, data, CUSTOM_NAME)
 
 
@@ -63,7 +65,7 @@ def _problem(exc: DataFileError, data: Any) -> SetupProblem:
         value = _field_value(data, exc.field)
         found = HEX_TEXT.match(value) if isinstance(value, str) else None
     at = (int(found.group(1)), int(found.group(2))) if found else None
-    return SetupProblem(exc.field, exc.problem, at)
+    return SetupProblem(exc.field, exc.problem, at, exc.problem_msg)
 
 
 def _checked(scenario: Scenario) -> SetupCheck:

@@ -114,7 +114,7 @@ def custom_scenario_routes(storage: Storage, quotas: Quotas) -> APIRouter:
         if not checked.ok:
             problem = checked.problems[0]
             raise Refused(msg("server.scenarioInvalid", field=problem.field,
-                              problem=problem.problem), 422)
+                              problem=problem.msg or problem.problem), 422)
         wait = quotas.new_scenario(client_of(request.scope))
         if wait is not None:
             raise TooMany(msg("server.tooManyScenarios", most=quotas.scenarios_per_hour), wait)

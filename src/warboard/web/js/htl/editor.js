@@ -6,6 +6,7 @@
 import { api } from "../api.js";
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
+import { said } from "../said.js";
 import { rememberGame } from "../store.js";
 import { toast } from "../toast.js";
 import { HexBoard } from "./hexboard.js";
@@ -22,6 +23,8 @@ const hexOf = (text) => text.split(",").map(Number);
 const key = ([c, r]) => `${c},${r}`;
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const listOf = (v) => (Array.isArray(v) ? v : [v]);
+// a check's problem in the page's language (the server's English where it sends no message)
+const problemText = (err) => said(err.msg, err.problem);
 
 function blankSide(label, home) {
   return { label, home: [home], command_ap: 2, vp_target: 3, vp_counters: [], objectives: [],
@@ -104,7 +107,7 @@ export class ScenarioEditor {
     this.status.className = `editor-status ${ok ? "ok" : "problem"}`;
     this.status.dataset.ok = String(ok);
     this.status.textContent = ok ? t("editor.valid", { title: c.summary.title, summary: c.summary.summary })
-      : `✗ ${c.errors[0].field}: ${c.errors[0].problem}`;
+      : `✗ ${c.errors[0].field}: ${problemText(c.errors[0])}`;
     for (const b of this.needValid) b.disabled = !ok;
     this.drawBoard();
   }
@@ -235,7 +238,7 @@ export class ScenarioEditor {
 
   drawBoard() {
     const err = this.checked && !this.checked.ok ? this.checked.errors[0] : null;
-    const choices = err?.at ? [{ at: err.at, label: `${err.field}: ${err.problem}`, short: "⚠" }] : [];
+    const choices = err?.at ? [{ at: err.at, label: `${err.field}: ${problemText(err)}`, short: "⚠" }] : [];
     this.board.render(viewOf(this.model), { choices });
   }
 
@@ -420,7 +423,8 @@ export class ScenarioEditor {
     if (!answer.ok) {
       this.checked = answer;
       this.showCheck();
-      toast(t("editor.badFile", { field: answer.errors[0].field, problem: answer.errors[0].problem }), "error");
+      const [err] = answer.errors;
+      toast(t("editor.badFile", { field: err.field, problem: problemText(err) }), "error");
       return;
     }
     this.load(answer.model);
