@@ -5,57 +5,34 @@ made from the English catalogue, so ``DataFileError.problem`` reads as it always
 from __future__ import annotations
 
 import datetime
-import json
 import re
 from pathlib import Path
 
 import pytest
 
 from custom_scenarios import SMALL_BATTLE
+from message_keys import assert_every_key_named, assert_named_keys_in_both_catalogues
 from warboard.core.datafile import Fields, type_name
 from warboard.core.errors import DataFileError
-from warboard.core.i18n import I18N, PLACEHOLDER, english, msg, say
+from warboard.core.i18n import english, msg, say
 from warboard.holdtheline.setups import SETUPS
 
 SRC = Path(__file__).resolve().parents[1] / "src/warboard"
 SOURCES = [SRC / "core/datafile.py", SRC / "holdtheline/scenario_file.py",
            SRC / "holdtheline/setups.py"]
-# msg("datafile.KEY", params...) with calls in its params two deep
-USED = re.compile(r"""\bmsg\(\s*"(datafile\.[^"]+)"((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)""")
-PARAM = re.compile(r"\b(\w+)=")
 # a problem given as plain text (a literal, an f-string): error(field, ...) or
 # DataFileError(path, field, ...)
 ARG = r"""(?:[^(),"]|"[^"]*"|\([^()]*\))+,\s*"""
 PLAIN = re.compile(rf"""\b(?:error\({ARG}|DataFileError\({ARG}{ARG})[rf]?["']""")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-LANGS = ("en", "ja")
-
-
-def namespace(lang: str) -> dict[str, str]:
-    return json.loads((I18N / lang / "datafile.json").read_text(encoding="utf-8"))
-
-
-def used() -> dict[str, set[str]]:
-    """Each ``datafile.*`` key the validators name, with the params given it."""
-    out: dict[str, set[str]] = {}
-    for path in SOURCES:
-        for m in USED.finditer(path.read_text(encoding="utf-8")):
-            out.setdefault(m.group(1), set()).update(PARAM.findall(m.group(2)))
-    return out
 
 
 def test_every_key_the_validators_name_is_in_both_catalogues_with_its_params() -> None:
-    keys = used()
-    assert len(keys) > 60  # the scan found the problems
-    for lang in LANGS:
-        words = namespace(lang)
-        assert sorted(set(keys) - set(words)) == [], lang
-        for key, params in keys.items():
-            assert set(PLACEHOLDER.findall(words[key])) == params, (lang, key)
+    assert_named_keys_in_both_catalogues("datafile", SOURCES, at_least=60)
 
 
 def test_every_key_of_the_catalogue_is_used() -> None:
-    assert sorted(set(namespace("en")) - set(used())) == []
+    assert_every_key_named("datafile", SOURCES)
 
 
 def test_no_problem_of_a_scenario_is_given_plain_text() -> None:

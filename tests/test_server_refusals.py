@@ -13,45 +13,23 @@ from typing import Any
 import httpx
 import pytest
 
+from message_keys import assert_every_key_named, assert_named_keys_in_both_catalogues
 from server_helpers import TIMEOUT, LiveServer
-from warboard.core.i18n import I18N, PLACEHOLDER, english, msg, say
+from warboard.core.i18n import english, msg, say
 from warboard.server.messages import Refused, TooMany, error_message
 
 SERVER = Path(__file__).resolve().parents[1] / "src/warboard/server"
-# msg("server.KEY", params...) with calls in its params two deep
-USED = re.compile(r"""\bmsg\(\s*"(server\.[^"]+)"((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)""")
-PARAM = re.compile(r"\b(\w+)=")
 # a refusal or an error message made of a plain string (a literal, an f-string, ``str(...)``)
 PLAIN = re.compile(r"""\b(?:Refused|TooMany|Unauthorized|unavailable|error_message|_failed)\(\s*"""
                    r"""(?:[rfb]?["']|str\()""")
-LANGS = ("en", "ja")
-
-
-def namespace(lang: str) -> dict[str, str]:
-    return json.loads((I18N / lang / "server.json").read_text(encoding="utf-8"))
-
-
-def used() -> dict[str, set[str]]:
-    """Each ``server.*`` key the server's source names, with the params given it."""
-    out: dict[str, set[str]] = {}
-    for path in sorted(SERVER.rglob("*.py")):
-        for m in USED.finditer(path.read_text(encoding="utf-8")):
-            out.setdefault(m.group(1), set()).update(PARAM.findall(m.group(2)))
-    return out
 
 
 def test_every_key_the_server_names_is_in_both_catalogues_with_its_params() -> None:
-    keys = used()
-    assert len(keys) > 60  # the scan found the refusals
-    for lang in LANGS:
-        words = namespace(lang)
-        assert sorted(set(keys) - set(words)) == [], lang
-        for key, params in keys.items():
-            assert set(PLACEHOLDER.findall(words[key])) == params, (lang, key)
+    assert_named_keys_in_both_catalogues("server", sorted(SERVER.rglob("*.py")), at_least=60)
 
 
 def test_every_key_of_the_catalogue_is_used() -> None:
-    assert sorted(set(namespace("en")) - set(used())) == []
+    assert_every_key_named("server", sorted(SERVER.rglob("*.py")))
 
 
 def test_no_refusal_is_given_plain_text() -> None:
