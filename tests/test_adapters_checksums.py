@@ -20,7 +20,7 @@ CASES = {
     "hill218": ({}, "dd4d6a76f868cbf5"),
     "ogre218": ({}, "14aa09836df10843"),
     "holdtheline tutorial": ({"scenario": "tutorial"}, "137a74741f8b80bb"),
-    "holdtheline trenton": ({"scenario": "trenton"}, "747ff8bfe55825b5"),
+    "holdtheline trenton": ({"scenario": "trenton"}, "6f7c486ad34a8ba8"),
 }
 
 

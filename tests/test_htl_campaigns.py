@@ -184,7 +184,7 @@ def test_the_series_the_server_sees() -> None:
     assert series.next_options(progress) == {"scenario": "trenton"}
     assert series.seat_sides({"scenario": "trenton"}) == ("american", "british")
     after = series.finish(progress, ended("trenton", (0, 2), None, None), 1)
-    assert after["totals"] == {"american": 0, "british": 6}
+    assert after["totals"] == {"american": 0, "british": 10}
     assert series.next_options(after) == {"scenario": "princeton"}
     with pytest.raises(ValueError, match="unknown campaign"):
         series.start("nope")

@@ -68,12 +68,12 @@ def test_a_campaign_against_the_computer_goes_on_across_a_restart(tmp_path: Path
                           params={"token": token}).json()
         assert state["options"] == {"scenario": "trenton"}
         assert state["campaign"]["index"] == 0 and state["campaign"]["next_game"] is None
-        # the Americans (seat 0) resign Trenton: the Hessians are credited their 6 VP
+        # the Americans (seat 0) resign Trenton: the Hessians are credited their 10 VP
         over = resign(port, first, token)
         second = over["campaign"]["next_game"]
         assert over["campaign"]["games"] == [first, second]
         progress = over["campaign"]["progress"]
-        assert progress["totals"] == {"american": 0, "british": 6}
+        assert progress["totals"] == {"american": 0, "british": 10}
         assert progress["next"] == "princeton" and not progress["over"]
         server.stop()
 
@@ -86,7 +86,7 @@ def test_a_campaign_against_the_computer_goes_on_across_a_restart(tmp_path: Path
         progress = over["campaign"]["progress"]
         assert over["campaign"]["next_game"] is None
         assert progress["over"] and progress["winner"] == "british"
-        assert progress["totals"] == {"american": 0, "british": 13}  # 6 and 7 won on time
+        assert progress["totals"] == {"american": 0, "british": 17}  # 10 and 7 won on time
         shown = httpx.get(f"{server.base}/api/campaigns/{campaign_id}",
                           params={"token": token}).json()
         assert shown["games"] == [first, second] and shown["progress"] == progress
