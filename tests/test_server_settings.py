@@ -5,6 +5,7 @@ warboard.server:create_app``."""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import subprocess
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
-from server_helpers import ServerProcess, free_port
+from server_helpers import ServerProcess, free_port, ws_url
 from warboard.server.paths import default_database_url
 from warboard.server.settings import ServerSettings, SettingsError, load_settings, mask
 
@@ -206,3 +208,22 @@ def test_the_configuration_file_of_docs_operations_is_valid(tmp_path: Path) -> N
     example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     settings = load_settings(config=write(tmp_path / "warboard.toml", example))
     assert (settings.host, settings.log_format, settings.ai_workers) == ("0.0.0.0", "json", 3)
+
+
+@pytest.mark.parametrize("setting, extension", [(None, "permessage-deflate"), ("false", None)])
+def test_websocket_compression_is_what_the_setting_says(tmp_path: Path, setting: str | None,
+                                                         extension: str | None) -> None:
+    port = free_port()
+    env = clean_env(WARBOARD_DATABASE_URL=f"sqlite:///{tmp_path / 'ws.db'}",
+                    WARBOARD_AI_WORKERS="0",
+                    **({} if setting is None else {"WARBOARD_WEBSOCKET_COMPRESSION": setting}))
+    with ServerProcess([sys.executable, "-m", "warboard.cli", "serve", "--port", str(port)],
+                       tmp_path, port, env) as server:
+        created = httpx.post(f"{server.base}/api/games",
+                             json={"game": "hill218", "mode": "friend"}).json()
+        # the client offers permessage-deflate, as browsers do
+        with connect(ws_url(port, created["id"], created["token"]),
+                     compression="deflate") as ws:
+            agreed = ws.response.headers.get("Sec-WebSocket-Extensions")
+            assert json.loads(ws.recv(timeout=20))["type"] == "state"
+    assert (agreed or "").split(";")[0] == (extension or "")

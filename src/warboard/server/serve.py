@@ -52,9 +52,10 @@ def http_settings(max_header_bytes: int) -> dict[str, Any]:
 
 
 def server_config(app: FastAPI, settings: ServerSettings) -> uvicorn.Config:
-    """Uvicorn's settings: the address, request heads limited, the trusted proxies; the log is
-    left as ``configure_logging`` set it up."""
+    """Uvicorn's settings: the address, request heads limited, the trusted proxies, WebSocket
+    compression; the log is left as ``configure_logging`` set it up."""
     return uvicorn.Config(app, host=settings.host, port=settings.port, ws_max_size=WS_FRAME_LIMIT,
+                          ws_per_message_deflate=settings.websocket_compression,
                           log_config=None, log_level=settings.log_level,
                           forwarded_allow_ips=settings.forwarded_allow_ips,
                           **http_settings(settings.max_header_bytes))

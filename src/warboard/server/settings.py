@@ -130,6 +130,12 @@ class ServerSettings(BaseSettings):
         default="memory://", pattern=r"^(memory://|rediss?://.+)$",
         description="where the rate limits are counted: memory:// (this process) or "
                     "redis://HOST:PORT (shared by several server processes; extra 'redis')")
+    websocket_compression: bool = Field(
+        default=True,
+        description="compress the WebSocket messages (permessage-deflate, which browsers "
+                    "offer): a tenth of the traffic for about a sixth more of the server's CPU "
+                    "a play; false for a server whose CPU is scarcer than its bandwidth "
+                    "(docs/load.md)")
     forwarded_allow_ips: str = Field(
         default="127.0.0.1",
         description="proxies trusted to name the client in X-Forwarded-For (comma-separated "
