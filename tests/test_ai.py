@@ -8,6 +8,7 @@ import json
 import random
 import struct
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, get_args
 
@@ -30,6 +31,7 @@ from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.ratings import elo, elo_intervals, score_interval
 from warboard.cli import main
 from warboard.core.protocol import CHANCE, Game, State
+from warboard.core.record import Record, replay_state
 from warboard.hill218 import CardGame
 from warboard.hill218.state import CardState
 
@@ -228,6 +230,20 @@ def test_a_match_is_reproducible_and_reports_both_seats():
     assert one.returns == two.returns and one.summary == two.summary
     assert sum(one.returns) == 0 or one.returns == (0.0, 0.0)
     assert min(one.decisions) > 0
+
+
+def test_a_kept_record_replays_the_match_and_changes_nothing_in_it():
+    spec = MatchSpec("hill218", {"quick_start": True}, ("greedy", "random"), seed=4)
+    kept = play_match(replace(spec, keep_record=True))
+    plain = play_match(spec)
+    assert plain.record is None and kept.record is not None
+    assert (kept.returns, kept.summary, kept.decisions) == (plain.returns, plain.summary,
+                                                            plain.decisions)
+    record = Record.from_json(kept.record)
+    assert record.players == ["greedy", "random"] and record.seed == 4
+    assert record.result == {"returns": list(kept.returns), "summary": kept.summary}
+    assert replay_state(record).returns() == kept.returns
+    assert sum(1 for e in record.events if e["seat"] is not None) == sum(kept.decisions)
 
 
 def test_arena_round_robin_report_and_outputs(tmp_path):

@@ -14,6 +14,7 @@ import pytest
 
 from warboard.cli import build_parser
 from warboard.core import registry
+from warboard.core.record import Record, replay_state
 
 
 def command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = (),
@@ -139,6 +140,25 @@ def test_arena_json_prints_the_report_of_the_file(tmp_path):
     pair = report["pairs"][0]
     assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == 2
     assert set(report["elo"]) == set(report["elo_interval"]) == {"random", "greedy"}
+
+
+def test_arena_records_saves_every_game_in_the_order_of_the_schedule(tmp_path):
+    done = run("arena", "--agents", "random,greedy", "--games", "3", "--jobs", "2", "--seed", "5",
+               "--out", str(tmp_path / "out"), "--records", str(tmp_path / "records"))
+    assert done.returncode == 0, done.stderr
+    assert "wrote 3 records into" in done.stdout
+    paths = sorted((tmp_path / "records").iterdir())
+    assert [p.name for p in paths] == ["0001-random-v-greedy.json", "0002-greedy-v-random.json",
+                                       "0003-random-v-greedy.json"]
+    report = json.loads(next((tmp_path / "out").glob("arena-*.json")).read_text())
+    greedy_score = 0.0
+    for path in paths:
+        record = Record.load(path)
+        returns = replay_state(record).returns()
+        assert record.result is not None and record.result["returns"] == list(returns)
+        greedy_score += (returns[record.players.index("greedy")] + 1) / 2
+    pair = report["pairs"][0]
+    assert greedy_score == pair["b_wins"] + pair["draws"] / 2
 
 
 def test_completion_scripts_know_every_command():

@@ -181,6 +181,9 @@ def _add_arena(sub: Commands) -> argparse.ArgumentParser:
                             "results replay exactly and do not depend on the machine's load")
     arena.add_argument("--out", metavar="DIR", default="arena-out",
                        help="folder for the JSON report and the PNG chart (default: arena-out)")
+    arena.add_argument("--records", metavar="DIR", default=None,
+                       help="also save every game's full record into DIR (NNNN-SEAT0-v-SEAT1.json, "
+                            "docs/records.md), to replay or analyse")
     arena.add_argument("--json", action="store_true",
                        help="print the JSON report (the file's content) instead of the tables "
                             "(docs/ai.md)")

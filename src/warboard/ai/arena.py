@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 from warboard.ai.match import MatchResult, MatchSpec, play_match
 from warboard.ai.ratings import elo, elo_intervals, score_interval
+from warboard.core.record import Record
 
 
 @dataclass
@@ -36,14 +38,17 @@ class ArenaReport:
 
 
 def schedule(game: str, agents: Sequence[str], games_per_pair: int, seed: int,
-             options: dict[str, Any] | None = None, time_caps: bool = True) -> list[MatchSpec]:
-    """Every game of the round robin, alternating seat orders."""
+             options: dict[str, Any] | None = None, time_caps: bool = True,
+             keep_records: bool = False) -> list[MatchSpec]:
+    """Every game of the round robin, alternating seat orders (each with its record, when
+    ``keep_records``)."""
     specs = []
     for p, (a, b) in enumerate(itertools.combinations(agents, 2)):
         for g in range(games_per_pair):
             seats = (a, b) if g % 2 == 0 else (b, a)
             specs.append(MatchSpec(game, dict(options or {}), seats,
-                                   seed * 1_000_003 + p * 10_007 + g, time_caps))
+                                   seed * 1_000_003 + p * 10_007 + g, time_caps,
+                                   keep_records))
     return specs
 
 
@@ -71,6 +76,23 @@ def run_matches(specs: Sequence[MatchSpec], jobs: int, backend: str = "process",
             if progress:
                 progress(results[-1])
     return results
+
+
+def write_records(specs: Sequence[MatchSpec], results: Sequence[MatchResult],
+                  folder: Path) -> list[Path]:
+    """Each result's record into ``folder`` as ``NNNN-SEAT0-v-SEAT1.json``, numbered in the
+    order of ``specs`` (the schedule's, whatever order the games ended in)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    number = {spec.seed: n for n, spec in enumerate(specs, 1)}
+    paths = []
+    for result in sorted(results, key=lambda r: number[r.spec.seed]):
+        if result.record is None:
+            raise ValueError("a game was played without keeping its record")
+        names = "-v-".join(re.sub(r"[^A-Za-z0-9_]+", "-", a) for a in result.spec.agents)
+        path = folder / f"{number[result.spec.seed]:04d}-{names}.json"
+        Record.from_json(result.record).save(path)
+        paths.append(path)
+    return paths
 
 
 def report(game: str, agents: Sequence[str], games_per_pair: int,

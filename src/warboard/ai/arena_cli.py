@@ -21,6 +21,7 @@ from warboard.ai.arena import (
     run_matches,
     schedule,
     write_outputs,
+    write_records,
 )
 from warboard.core.registry import info
 
@@ -33,7 +34,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
         make_agent(spec)  # fail fast on a typo
     options = game_options(args)
     specs = schedule(args.game, agents, args.games, args.seed, options,
-                     time_caps=not args.no_time_caps)
+                     time_caps=not args.no_time_caps, keep_records=args.records is not None)
     console = Console(quiet=args.json)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console) as progress:
@@ -47,6 +48,9 @@ def run_arena_command(args: argparse.Namespace) -> int:
     else:
         print_report(console, rep)
     json_path, png_path = write_outputs(rep, Path(args.out))
+    if args.records is not None:
+        paths = write_records(specs, results, Path(args.records))
+        console.print(f"wrote {len(paths)} records into {args.records}", markup=False)
     if png_path is None:
         console.print(f"wrote {json_path}; no PNG chart, matplotlib is not installed: "
                       f"{PLOTS_HINT}", markup=False)
