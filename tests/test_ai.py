@@ -15,6 +15,7 @@ from typing import ClassVar, get_args
 import pytest
 
 from game_walk import random_decision_points
+from hidden_cards import reshuffled
 from warboard.ai.agent import Agent, decide, make_agent
 from warboard.ai.arena import (
     ArenaReport,
@@ -38,29 +39,6 @@ from warboard.hill218.state import CardState
 
 def decision_points(name: str, seed: int, every: int = 7):
     return random_decision_points(CardGame(name), seed, every)
-
-
-def reshuffled(state: CardState, seed: int) -> CardState:
-    """The same state for the seat to act, with the opponent's hidden cards dealt anew."""
-    seat = state.current_player()
-    other = 1 - seat
-    rng = random.Random(seed)
-    twin = state.clone()
-    hidden = ([u for u, k in enumerate(state.hands[other]) for _ in range(k)]
-              + [u for u, k in enumerate(state.decks[other].pool) for _ in range(k)])
-    rng.shuffle(hidden)
-    hand = [0] * len(state.hands[other])
-    pool = [0] * len(hand)
-    size = sum(state.hands[other])
-    for u in hidden[:size]:
-        hand[u] += 1
-    for u in hidden[size:]:
-        pool[u] += 1
-    twin.hands[other] = hand
-    twin.decks[other].pool = pool
-    twin.decks[other].pool_n = sum(pool)
-    assert twin.observation(seat) == state.observation(seat)
-    return twin
 
 
 @pytest.mark.parametrize("name", ["hill218", "ogre218"])

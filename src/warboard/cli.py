@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     for cli in clis.values():
         cli.add_commands(sub, rules_queries)
     arena = _add_arena(sub)
+    _add_analyse(sub)
     _add_serve(sub)
     add_data_commands(sub)
     _add_loadtest(sub)
@@ -189,6 +190,30 @@ def _add_arena(sub: Commands) -> argparse.ArgumentParser:
                             "(docs/ai.md)")
     arena.set_defaults(run="warboard.ai.arena_cli:run_arena_command")
     return arena
+
+
+def _add_analyse(sub: Commands) -> None:
+    analyse = sub.add_parser(
+        "analyse", help="judge every decision of a saved record: win probability, mistakes",
+        description="Judge each decision of a full record by a search from what that seat "
+                    "knew then (never from the hidden cards it could not see): the win "
+                    "probability after it, the search's better play, and a label by how much "
+                    "was lost (inaccuracy 5%%, mistake 10%%, blunder 20%%); then each side's "
+                    "accuracy and biggest loss. See docs/ai.md.")
+    analyse.add_argument("file", metavar="FILE",
+                         help="a full record ('warboard play --save', 'warboard arena "
+                              "--records')")
+    analyse.add_argument("--level", choices=("medium", "hard", "expert"),
+                         default="hard", help="the search that judges (default: hard)")
+    analyse.add_argument("--iterations", type=int, default=None,
+                         help="iterations a decision (default: the level's budget)")
+    analyse.add_argument("--seed", type=int, default=1,
+                         help="seed of the searches (default: 1); an analysis replays exactly")
+    analyse.add_argument("--json", action="store_true",
+                         help="one JSON object a line: each decision (ply, seat, played, "
+                              "win_probability, best, best_win_probability, loss, label), then "
+                              "the summary")
+    analyse.set_defaults(run="warboard.ai.analysis_cli:run_analyse_command")
 
 
 def _add_serve(sub: Commands) -> None:

@@ -25,6 +25,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from warboard.ai.agent import Agent, view_seat
@@ -47,6 +48,15 @@ class Node:
         self.value = 0.0
         self.avail = 1
         self.prior = prior
+
+
+@dataclass(frozen=True)
+class Searched:
+    """What a search found: the play it would make, and for each root play it tried its
+    visits and mean value (in [-1, 1], for the seat to act)."""
+
+    best: Action
+    plays: dict[Action, tuple[int, float]]
 
 
 class ISMCTSAgent(Agent):
@@ -84,6 +94,13 @@ class ISMCTSAgent(Agent):
             rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
+        return self.search(game, view, legal, rng).best
+
+    def search(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
+               rng: random.Random, include: Action | None = None) -> Searched:
+        """Search from ``view`` (draws of what it does not show); ``include``, when given, is
+        always among the root's plays tried, the first, however low its prior (to judge a
+        play)."""
         cfg = self.settings(game.name)
         iterations, seconds, depth = cfg["iterations"], cfg["seconds"], cfg["rollout_depth"]
         search = (cfg["exploration"], cfg["widening"], cfg["prior_weight"])
@@ -107,16 +124,18 @@ class ISMCTSAgent(Agent):
         while done < limit and (done == 0 or deadline is None or time.perf_counter() < deadline):
             state = game.sample_state(view, rng)
             self._iterate(root, state, rng, evaluate, policy, prior, root_priors, depth,
-                          search, beyond)
+                          search, beyond, include)
             done += 1
         self.last_iterations = done
         best = max((c.visits, c.value / max(c.visits, 1), root_priors.get(a, 0.0), i, a)
                    for i, (a, c) in enumerate(root.children.items()) if a in root_priors)
-        return best[4]
+        return Searched(best[4], {a: (c.visits, c.value / max(c.visits, 1))
+                                  for a, c in root.children.items() if a in root_priors})
 
     def _iterate(self, root: Node, state: Any, rng: random.Random, evaluate: Any, policy: Any,
                  prior: Any, root_priors: dict[Action, float], depth: int,
-                 search: tuple[float, float, float], beyond: Any = None) -> None:
+                 search: tuple[float, float, float], beyond: Any = None,
+                 include: Action | None = None) -> None:
         c, widening, w = search
         node = root
         path = [root]
@@ -136,6 +155,9 @@ class ISMCTSAgent(Agent):
                                 key=lambda pa: pa[0], reverse=True)
             width = max(1, int(widening * math.sqrt(node.visits + 1)))
             allowed = scored[:width]
+            if node is root and include is not None:  # first: expanded however few iterations
+                allowed = [(root_priors[include], include),
+                           *(pa for pa in allowed if pa[1] != include)]
             children = node.children
             expand = None
             for p, a in allowed:
