@@ -64,6 +64,18 @@ def test_moves_undo_and_errors_in_a_scripted_turn():
     assert "The Americans quit: the game is abandoned." in text
 
 
+def test_a_hint_is_a_legal_action_and_only_against_the_computer():
+    code, text = play(["hint"], "--scenario", "tutorial", "--ai", "easy", "--seed", "3")
+    hinted = re.search(r"Hint \(expert\): (.+)", text)
+    assert code == 0 and hinted is not None, text
+    code, text = play(["hint", hinted.group(1), "quit"], "--scenario", "tutorial", "--ai",
+                      "easy", "--seed", "3")
+    assert f"Americans [3 AP]> {hinted.group(1)}" in text and "Not possible" not in text
+    assert "Americans [3 AP]> quit" not in text  # the hinted action was taken, with its AP
+    code, text = play(["hint", "quit"], "--scenario", "tutorial", "--opponent", "human")
+    assert "Hints are only for games against the computer." in text
+
+
 def test_undo_refuses_to_go_back_past_a_die():
     # seed 11: the Americans get AP for a move and a fire at an enemy in range afterwards
     game = make_game("holdtheline", {"scenario": "trenton"})

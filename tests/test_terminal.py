@@ -197,6 +197,27 @@ def test_undo_takes_back_a_play_within_the_turn_but_not_after_a_draw(tmp_path):
     assert not replay_state(record).is_terminal()
 
 
+def test_a_hint_is_a_play_the_prompt_accepts():
+    typed: list[str] = []
+
+    def plan(prompt: str, new: str) -> str | None:
+        hinted = re.search(r"Hint \(expert\): (.+)", new)
+        if hinted and not typed:
+            typed.append(hinted.group(1))
+            return hinted.group(1)
+        if typed:
+            assert "Not possible" not in new and "Cannot read" not in new, new
+            return "resign"
+        return None
+
+    code, out = play(["hill218", "--quick-start", "--seed", "5", "--ai", "easy"],
+                     script=["hint"], plan=plan)
+    assert code == 0 and typed, out
+    assert f"> {typed[0]}" in out and "South resigned" in out
+    assert "hint       the play the computer's strongest level" in play(
+        ["hill218", "--quick-start", "--seed", "5"], script=["help", "quit"])[1]
+
+
 def test_hot_seat_shows_each_player_only_its_own_cards(tmp_path):
     path = tmp_path / "hot.json"
     code, out = play(["hill218", "--opponent", "human", "--seed", "11", "--save", str(path)])

@@ -24,6 +24,9 @@ LEVELS: dict[str, dict[str, Any]] = {
 }
 
 
+# The level whose play a hint shows (`hint` in the terminal): the strongest there is.
+HINT_LEVEL = "expert"
+
 # A game may have its own budget for a level (``GameInfo.levels``, the same caps in seconds); an
 # agent made for a level uses it when it plays that game.
 GAME_LEVELS: dict[str, Mapping[str, Mapping[str, Any]]] = {

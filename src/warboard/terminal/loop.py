@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from warboard.ai.levels import HINT_LEVEL
 from warboard.core.protocol import TERMINAL
 from warboard.core.session import Session
 from warboard.terminal.agents import ComputerPlayer
@@ -34,6 +35,7 @@ class PromptLoop:
         self.console = console
         self.prompter = prompter
         self.stopped = False
+        self._hinter: ComputerPlayer | None = None  # made at the first hint
 
     def _play_out(self) -> None:
         s = self.session
@@ -72,6 +74,18 @@ class PromptLoop:
         """``word`` is one of ``QUIT_WORDS``: confirm, then stop."""
         if self._confirm(f"Really {word}? The game will be abandoned (y/N): "):
             self._stop(seat, QUIT_WORDS[word])
+
+    def _hint(self, seat: int) -> None:
+        """Show the play the computer at ``HINT_LEVEL`` would make for ``seat`` now, decided
+        from that seat's view only; only in a game against the computer (at one keyboard a
+        hint would be the other player's too)."""
+        if not self.agents:
+            self._error("Hints are only for games against the computer.")
+            return
+        if self._hinter is None:
+            self._hinter = ComputerPlayer(HINT_LEVEL, f"{self.session.seed}:hint:{seat}")
+        action = self._hinter.choose(self.session.state)
+        self.console.print(f"Hint ({HINT_LEVEL}): {self.game.action_to_text(action)}")
 
     def _error(self, message: str) -> None:
         self.console.print(Text(message, style="bold red"))

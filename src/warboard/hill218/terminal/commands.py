@@ -55,6 +55,7 @@ def help_text(rules: Ruleset) -> Text:
         "  legal      every legal play in notation",
         "  board      draw the screen again          log   the whole game log",
         "  undo       take back your last play of this turn",
+        "  hint       the play the computer's strongest level would make (against it only)",
         "  resign / quit   stop here (the record is saved as abandoned)",
         "  help       this text",
     ]))

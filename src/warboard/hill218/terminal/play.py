@@ -194,6 +194,8 @@ class PlayLoop(PromptLoop):
                 self.console.print("\n".join(s.log(seat, last=None)) or "(nothing yet)")
             elif word == "undo":
                 self._undo(seat)
+            elif word == "hint":
+                self._hint(seat)
             elif word in QUIT_WORDS:
                 self._quit_command(seat, word)
             elif word == "show" and len(words) == 1:

@@ -60,6 +60,7 @@ Commands:
   show A3        where unit A3 can move, fire and assault (marked on the board)
   board          draw the screen again            log       the whole game log
   undo           take back your last action (not past a die roll)
+  hint           the action the computer's strongest level would take (against it only)
   help           this text                        quit      abandon the game"""
 
 

@@ -214,6 +214,8 @@ class HtlPlayLoop(PromptLoop):
             self.console.print("\n".join(s.log(None, last=None)) or "(nothing yet)")
         elif word == "undo":
             self._undo(seat)
+        elif word == "hint":
+            self._hint(seat)
         elif word in QUIT_WORDS:
             self._quit_command(seat, word)
         elif word == "show":
