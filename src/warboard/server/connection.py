@@ -20,6 +20,7 @@ from warboard.core.i18n import msg
 from warboard.server.messages import (
     ChatSend,
     ClaimMessage,
+    HintRequest,
     MuteMessage,
     PlayMessage,
     Refused,
@@ -127,6 +128,9 @@ class Connection:
             elif isinstance(message, UndoMessage):
                 await self.table.undo(self.seat, message.version, message.request_id,
                                       received)
+            elif isinstance(message, HintRequest):
+                self.send(encode(await self.table.hint(self.seat, message.version,
+                                                       message.request_id)))
             elif isinstance(message, ClaimMessage):
                 await self.table.claim(self.seat, message.outcome, received)
             elif isinstance(message, ChatSend):

@@ -160,6 +160,15 @@ class UndoMessage(_Strict):
     request_id: RequestId
 
 
+class HintRequest(_Strict):
+    """The play the computer's strongest level would make for this seat now (an unrated game
+    against the computer only); answered with a ``hint`` message to this connection."""
+
+    type: Literal["hint"]
+    version: StrictInt
+    request_id: RequestId | None = None
+
+
 class ClaimMessage(_Strict):
     """Claim the game (``win`` or ``draw``) from an opponent who left a real-time game."""
 
@@ -183,11 +192,11 @@ class MuteMessage(_Strict):
 
 
 ClientMessage = (PlayMessage | ResignMessage | UndoMessage | ClaimMessage | ChatSend
-                 | MuteMessage)
+                 | MuteMessage | HintRequest)
 
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
     "play": PlayMessage, "resign": ResignMessage, "undo": UndoMessage, "claim": ClaimMessage,
-    "chat": ChatSend, "mute": MuteMessage}
+    "chat": ChatSend, "mute": MuteMessage, "hint": HintRequest}
 
 
 # ----------------------------------------------------------------------------- server → client
@@ -274,6 +283,17 @@ class SeatMessage(BaseModel):
 class ThinkingMessage(BaseModel):
     type: Literal["thinking"] = "thinking"
     seat: int
+
+
+class HintMessage(BaseModel):
+    """A hint: the play ``level`` would make at ``version`` (as the legal actions list it)."""
+
+    type: Literal["hint"] = "hint"
+    version: int
+    level: str
+    action: Any
+    text: str  # in the terminal's notation
+    request_id: str | None = None
 
 
 def encode(message: Mapping[str, Any]) -> str:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, NoReturn, Protocol, TypeVar
 
+from warboard.ai.levels import HINT_LEVEL
 from warboard.core.errors import IllegalActionError, RecordError, WarboardError
 from warboard.core.i18n import Msg, msg
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
@@ -47,6 +48,7 @@ from warboard.server.cluster import Notice, Peers
 from warboard.server.messages import (
     CreateGame,
     GameCreated,
+    HintMessage,
     Refused,
     SpectatorsMessage,
     ThinkingMessage,
@@ -640,6 +642,26 @@ class Table:
             return OVER_REFUSAL
         refusal = self.game.undo_refusal(self.state, self.session.events, seat)
         return None if refusal is None else msg("server.nothingToUndo", reason=refusal)
+
+    async def hint(self, seat: int | None, version: int,
+                   request_id: str | None = None) -> dict[str, Any]:
+        """The ``hint`` message for ``seat`` at ``version``: the play ``HINT_LEVEL`` would make,
+        decided (in the AI workers, in the creator's turn) from that seat's view only.
+        ``Refused`` outside an unrated game against the computer, off the seat's turn, or when
+        the game moved on meanwhile."""
+        if seat is None or self.mode != "ai" or self.rated:
+            raise Refused(msg("server.hintNotHere"), 403)
+        if self.status == OVER or self.state.current_player() != seat:
+            raise Refused(msg("server.hintNotYourTurn"), 409)
+        if version != self.version:
+            raise Refused(msg("server.staleHint", version=version, now=self.version), 409)
+        action = await self.ai.decide(self.game, self.state.clone(), HINT_LEVEL,
+                                      f"{self.seed}:hint:{version}", self.creator)
+        if version != self.version:  # played or taken back while it was thought over
+            raise Refused(msg("server.staleHint", version=version, now=self.version), 409)
+        return HintMessage(version=version, level=HINT_LEVEL, action=self._listed(action),
+                           text=self.game.action_to_text(action),
+                           request_id=request_id).model_dump(mode="json")
 
     async def undo(self, seat: int | None, version: int, request_id: str,
                    received: datetime | None = None) -> None:
