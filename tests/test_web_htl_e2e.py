@@ -400,7 +400,7 @@ def test_a_campaign_from_the_lobby_goes_on_to_the_next_battle(tab: Tab) -> None:
     expect(page.locator(".campaign.panel")).to_contain_text("battle 1 of 2")
     first = page.url
     page.get_by_role("button", name="Resign").click()  # the dialog is accepted
-    expect(page.locator(".campaign-totals")).to_contain_text("British 6 VP")
+    expect(page.locator(".campaign-totals")).to_contain_text("British 10 VP")
     page.locator(".end-card .next-battle").click()  # the end dialog's
     page.wait_for_url(lambda url: url != first)
     expect(page.locator(".campaign.panel")).to_contain_text("battle 2 of 2")

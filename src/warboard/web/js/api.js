@@ -133,6 +133,8 @@ export class GameSocket {
         this.h.onSeatToken?.(msg.seat_token);
       } else if (msg.type === "thinking") {
         this.h.onThinking?.(msg);
+      } else if (msg.type === "hint") {
+        this.h.onHint?.(msg);
       } else if (msg.type === "chat") {
         this.h.onChat?.(msg);
       } else if (msg.type === "spectators") {
@@ -165,6 +167,11 @@ export class GameSocket {
 
   resign() {
     this.send({ type: "resign" });
+  }
+
+  /** Ask for the play the computer's strongest level would make now (a `hint` message). */
+  hint() {
+    this.send({ type: "hint", version: this.version, request_id: uuid() });
   }
 
   /** Claim the game ("win" or "draw") from an opponent who left a real-time game. */

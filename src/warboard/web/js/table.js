@@ -113,7 +113,7 @@ class Table extends TableBase {
           e.seats,
           h("section", { class: "log-panel panel", "aria-label": t("table.gameLog") },
             h("h2", {}, t("table.gameLog")), e.log),
-          h("div", { class: "table-actions" }, resign,
+          h("div", { class: "table-actions" }, resign, ...this.hintParts(),
             h("a", { class: "btn", href: "/" }, t("table.lobby")))))),
     e.curtain, e.end);
     document.addEventListener("keydown", (ev) => {
@@ -261,6 +261,7 @@ class Table extends TableBase {
     this.renderExtra(msg, over, t("table.inviteText", { seat: seatName(1 - this.shown) }),
     this.shown !== null && this.shown !== undefined || this.hotseat);
     this.resignBtn.hidden = over || seat === null || seat === undefined;
+    this.renderHint(msg, myTurn, over);
     this.setTitle(myTurn, over, this.rules.short);
     // let the last move's animation play before the end screen covers the board
     this.endOnce(over, msg, changes.gone.length ? 900 : 200);

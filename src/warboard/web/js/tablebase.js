@@ -96,10 +96,12 @@ export class TableBase {
           this.thinking = msg.seat;
           this.render();
         },
+        onHint: (msg) => this.onHint(msg),
         onChat: (msg) => this.social.chat(msg),
         onSpectators: (count) => this.social.spectators(count),
         onError: (msg) => {
           this.busy = false;
+          if (this.hint?.pending) this.hint = null;
           toast(said(msg.msg, msg.message) || t("table.refused"), "error");
           onRefused();
           this.render();
@@ -186,6 +188,49 @@ export class TableBase {
   resign() {
     if (!confirm(t("table.resignConfirm"))) return;
     this.socket()?.resign();
+  }
+
+  /** The Hint button and the line that says the hint, for a table to place (they show only
+   * in an unrated game against the computer, in the player's turn: `renderHint`). */
+  hintParts() {
+    this.hint = null; // {version, pending, text}: the hint asked for at `version`
+    this.hintBtn = h("button", { type: "button", class: "btn hint-btn", hidden: true,
+      title: t("table.hintTitle"), onclick: () => this.askHint() }, t("table.hint"));
+    this.hintLine = h("p", { class: "hint-line", role: "status", "aria-live": "polite", hidden: true });
+    return [this.hintBtn, this.hintLine];
+  }
+
+  askHint() {
+    const sock = this.socket();
+    if (!sock) return;
+    this.hint = { version: sock.version, pending: true, text: "" };
+    sock.hint();
+    this.render();
+  }
+
+  onHint(msg) {
+    if (this.hint?.version !== msg.version) return; // asked before the game moved on
+    this.hint = { version: msg.version, pending: false,
+      text: t("table.hintSays", { level: msg.level, play: this.hintText(msg) }) };
+    this.render();
+  }
+
+  /** How the table says the hinted play (`msg.action`, one of the state's legal actions):
+   * by default its notation (`msg.text`). */
+  hintText(msg) {
+    return msg.text;
+  }
+
+  /** Show the Hint button (and a hint for this version) when `msg` lets this seat ask. */
+  renderHint(msg, mine, over) {
+    if (!this.hintBtn) return;
+    const may = this.mode === "ai" && !msg.rated && mine && !over;
+    const hint = may && this.hint?.version === msg.version ? this.hint : null;
+    this.hintBtn.hidden = !may;
+    this.hintBtn.disabled = !!hint?.pending;
+    this.hintBtn.textContent = t(hint?.pending ? "table.hintThinking" : "table.hint");
+    this.hintLine.hidden = !hint?.text;
+    this.hintLine.textContent = hint?.text || "";
   }
 
   /** The turn banner: `text`, with a spinner while the computer thinks; `cls` its colour. */

@@ -94,7 +94,7 @@ class HtlTable extends TableBase {
           e.bar, e.extra, e.actions, e.tracks, e.dice,
           h("section", { class: "log-panel panel", "aria-label": t("table.gameLog") }, h("h2", {}, t("table.gameLog")), e.log),
           h("details", { class: "panel htl-legend-panel" }, h("summary", {}, t("htl.mapKey")), e.legend),
-          h("div", { class: "table-actions" }, this.resignBtn, h("a", { class: "btn", href: "/" }, t("table.lobby")))))),
+          h("div", { class: "table-actions" }, this.resignBtn, ...this.hintParts(), h("a", { class: "btn", href: "/" }, t("table.lobby")))))),
     e.end);
     // on a phone the bar is fixed at the foot of the screen; the prompt and menu sit above it
     new ResizeObserver(() => this.root.style.setProperty("--dock-h", `${e.bar.offsetHeight}px`)).observe(e.bar);
@@ -376,6 +376,7 @@ class HtlTable extends TableBase {
       t("htl.inviteText", { side: sideTitle(msg.view, 1 - msg.seat) }), true);
     if (!this.el.legend.firstChild) mount(this.el.legend, legend(view));
     this.resignBtn.hidden = over || this.offline || (seat === null && !this.hotseat);
+    this.renderHint(msg, mine && !this.offline, over);
     this.setTitle(mine, over, t("names.holdtheline.title"));
     this.endOnce(over, msg, 400);
   }
