@@ -109,9 +109,10 @@ def test_the_card_prompts_stay_beside_the_board(browser, server, shots):
         page = t.page
         t.goto(f"/play/{created['id']}#token={created['tokens']['0']}")
         page.locator(MY_TURN).wait_for()
-        # the hand lies below the board: the player scrolls down to it, taps a card
+        # the hand lies below the board: the player scrolls down to it, taps a card (tap()
+        # scrolls to it, and finds the card again if the hand is redrawn meanwhile, as it is
+        # once just after the page opens; scroll_into_view_if_needed then fails on the old one)
         cards = page.locator(PLAYABLE_CARD)
-        cards.last.scroll_into_view_if_needed()
         cards.last.tap()
         bar = page.locator(".hand-panel .action-bar")
         expect(bar).to_contain_text("tap a green square")
@@ -129,7 +130,6 @@ def test_the_card_prompts_stay_beside_the_board(browser, server, shots):
         # a play whose hits go one at a time: each step's prompt stays on screen
         # (the table shows the state play_hotseat stopped at: nobody has played since)
         unit, at = next((u, at) for (u, at), n in count_sequences(msg["legal"]).items() if n > 1)
-        page.locator(f'.hand-card[data-unit="{unit}"]').scroll_into_view_if_needed()
         page.locator(f'.hand-card[data-unit="{unit}"]').tap()
         page.locator(f'.layer-keys [data-cell="{at[0]},{at[1]}"]').wait_for(state="attached")
         tap_cell(page, at)
@@ -144,7 +144,6 @@ def test_the_card_prompts_stay_beside_the_board(browser, server, shots):
         # the strike: the same bar
         strike = page.locator(".strike-btn")
         if strike.is_enabled():
-            strike.scroll_into_view_if_needed()
             strike.tap()
             expect(bar).to_contain_text("tap the enemy unit to hit")
             on_screen(page, bar)
