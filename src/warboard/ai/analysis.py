@@ -72,9 +72,8 @@ def judge(agent: ISMCTSAgent, state: State, played: Action, rng: random.Random,
     found = agent.search(game, state.observation(seat), state.legal_actions(), rng,
                          include=played)
     value = found.plays[played][1]
-    best_value = max(value, found.plays[found.best][1])
     best = found.best if found.plays[found.best][1] > value else played
-    win, best_win = (value + 1) / 2, (best_value + 1) / 2
+    win, best_win = (value + 1) / 2, (found.plays[best][1] + 1) / 2
     return Judgement(ply, seat, game.action_to_json(played), win, game.action_to_json(best),
                      best_win, label_for(best_win - win), game.action_to_text(played),
                      game.action_to_text(best))

@@ -17,9 +17,9 @@ from warboard.core.record import Record
 def run_analyse_command(args: argparse.Namespace) -> int:
     record = Record.load(args.file)
     agent = searcher(args.level, args.iterations)
-    console = Console(stderr=True, quiet=args.json)
+    err = Console(stderr=True)  # the progress bar, also with --json
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=Console(stderr=True)) as progress:
+                  TimeElapsedColumn(), console=err) as progress:
         task = progress.add_task(f"analysing {args.file}", total=None)
         judged = analyse(record, agent, args.seed,
                          lambda done, total: progress.update(task, completed=done, total=total))
@@ -40,7 +40,7 @@ def run_analyse_command(args: argparse.Namespace) -> int:
                   + ("" if worst is None or worst["loss"] == 0 else
                      f"; biggest loss {100 * worst['loss']:.0f}% at ply {worst['ply']}"),
                   markup=False, highlight=False)
-    console.print(f"judged by {agent.name}, {agent.settings(record.game)['iterations']} "
+    err.print(f"judged by {agent.name}, {agent.settings(record.game)['iterations']} "
                   f"iterations a decision, seed {args.seed}", markup=False)
     return 0
 

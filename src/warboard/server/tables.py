@@ -653,15 +653,17 @@ class Table:
             raise Refused(msg("server.hintNotHere"), 403)
         if self.status == OVER or self.state.current_player() != seat:
             raise Refused(msg("server.hintNotYourTurn"), 409)
-        if version != self.version:
-            raise Refused(msg("server.staleHint", version=version, now=self.version), 409)
+        self._check_hint_version(version)
         action = await self.ai.decide(self.game, self.state.clone(), HINT_LEVEL,
                                       f"{self.seed}:hint:{version}", self.creator)
-        if version != self.version:  # played or taken back while it was thought over
-            raise Refused(msg("server.staleHint", version=version, now=self.version), 409)
+        self._check_hint_version(version)  # played or taken back while it was thought over
         return HintMessage(version=version, level=HINT_LEVEL, action=self._listed(action),
                            text=self.game.action_to_text(action),
                            request_id=request_id).model_dump(mode="json")
+
+    def _check_hint_version(self, version: int) -> None:
+        if version != self.version:
+            raise Refused(msg("server.staleHint", version=version, now=self.version), 409)
 
     async def undo(self, seat: int | None, version: int, request_id: str,
                    received: datetime | None = None) -> None:

@@ -211,19 +211,12 @@ export class TableBase {
   onHint(msg) {
     if (this.hint?.version !== msg.version) return; // asked before the game moved on
     this.hint = { version: msg.version, pending: false,
-      text: t("table.hintSays", { level: msg.level, play: this.hintText(msg) }) };
+      text: t("table.hintSays", { level: msg.level, play: msg.text }) };
     this.render();
-  }
-
-  /** How the table says the hinted play (`msg.action`, one of the state's legal actions):
-   * by default its notation (`msg.text`). */
-  hintText(msg) {
-    return msg.text;
   }
 
   /** Show the Hint button (and a hint for this version) when `msg` lets this seat ask. */
   renderHint(msg, mine, over) {
-    if (!this.hintBtn) return;
     const may = this.mode === "ai" && !msg.rated && mine && !over;
     const hint = may && this.hint?.version === msg.version ? this.hint : null;
     this.hintBtn.hidden = !may;
