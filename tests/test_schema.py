@@ -120,7 +120,8 @@ SINCE_BASELINE = {("add_table", "chat"), ("add_index", "chat_game"),
                   ("add_index", "ratings_game_rating"), ("add_column", "games.rated"),
                   ("add_column", "seats.player_id"), ("add_index", "seats_player"),
                   ("add_fk", "seats"), ("add_table", "custom_scenarios"),
-                  ("add_table", "campaigns"), ("add_column", "games.campaign")}
+                  ("add_table", "campaigns"), ("add_column", "games.campaign"),
+                  ("add_table", "analyses")}
 
 
 def named(difference: Any) -> tuple[str, str]:

@@ -41,6 +41,10 @@ class Judgement:
     def loss(self) -> float:
         return max(0.0, self.best_win_probability - self.win_probability)
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Judgement:
+        return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+
     def to_json(self) -> dict[str, Any]:
         return {"ply": self.ply, "seat": self.seat, "played": self.played,
                 "win_probability": round(self.win_probability, 4), "best": self.best,
@@ -53,10 +57,12 @@ def label_for(loss: float) -> str | None:
     return next((name for name, least in THRESHOLDS if loss >= least), None)
 
 
-def searcher(level: str, iterations: int | None = None) -> ISMCTSAgent:
-    """The search of ``level`` on its iteration budget (no time cap: an analysis replays
-    exactly), or on ``iterations``."""
-    agent = agent_for_level(level, seconds=None,
+def searcher(level: str, iterations: int | None = None,
+             seconds: float | None = None) -> ISMCTSAgent:
+    """The search of ``level`` on its iteration budget, or on ``iterations``; with no time cap
+    (an analysis replays exactly), or ``seconds`` a decision at most (bounded, as the server's
+    analyses are)."""
+    agent = agent_for_level(level, seconds=seconds,
                             **({} if iterations is None else {"iterations": iterations}))
     if not isinstance(agent, ISMCTSAgent):
         raise ValueError(f"level {level!r} does not search; analyse with a searching level")
@@ -104,6 +110,17 @@ def analyse(record: Record, agent: ISMCTSAgent, seed: int = 1,
         if progress is not None:
             progress(done, len(points))
     return judged
+
+
+def shown_to(judged: list[Judgement], reader: int | None,
+             private_views: bool) -> list[Judgement]:
+    """The judgements ``reader`` (a seat, ``None``: a spectator) may see. Where the seats'
+    views hold something private (``Game.private_views``), a seat sees its own only: another
+    seat's value and better play were found from what that seat held and the reader never saw
+    (its hand); a spectator, none."""
+    if not private_views:
+        return judged
+    return [j for j in judged if j.seat == reader]
 
 
 def summary(judged: list[Judgement]) -> dict[int, dict[str, Any]]:

@@ -106,6 +106,9 @@ class Game(Protocol):
     options: Mapping[str, JSON]
     num_seats: int
     describes_actions: ClassVar[bool] = False  # its states' action_hints say something
+    # a seat's view holds what the other's does not (a hand): what is found from one seat's
+    # view (a post-game analysis of its decisions) is shown to that seat alone
+    private_views: ClassVar[bool] = False
 
     def new_initial_state(self) -> State: ...
 

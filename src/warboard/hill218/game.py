@@ -24,6 +24,7 @@ class CardGame(Game):
     """
 
     num_seats = 2
+    private_views = True  # the hands (and the burials)
 
     def __init__(self, name: str = "hill218", options: Mapping[str, Any] | None = None,
                  rules: Ruleset | None = None) -> None:

@@ -28,7 +28,7 @@ import signal
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager, contextmanager
@@ -38,6 +38,10 @@ from typing import Any
 from warboard.core.protocol import Action, Game, State
 
 PARENT_POLL_SECONDS = 1.0
+
+
+def _options(game: Game) -> str:
+    return json.dumps(dict(game.options), sort_keys=True)
 
 
 @lru_cache(maxsize=16)
@@ -56,6 +60,18 @@ def decide_json(name: str, options_json: str, state_json: dict[str, Any], level:
     game = _game(name, options_json)
     state = game.state_from_json(state_json)
     return game.action_to_json(decide(make_agent(level), state, random.Random(seed)))
+
+
+def judge_json(name: str, options_json: str, state_json: dict[str, Any], played: Any,
+               level: str, seconds: float, seed: str, ply: int) -> dict[str, Any]:
+    """The decision ``played`` (action JSON) of the seat to act, judged by ``level``'s search
+    from that seat's view within ``seconds`` (``Judgement.to_json``)."""
+    from warboard.ai.analysis import judge, searcher
+
+    game = _game(name, options_json)
+    state = game.state_from_json(state_json)
+    return judge(searcher(level, seconds=seconds), state, game.action_from_json(played, state),
+                 random.Random(seed), ply).to_json()
 
 
 def _watch_parent(parent: int) -> None:
@@ -181,17 +197,26 @@ class AIRunner:
     async def decide(self, game: Game, state: State, level: str, seed: str,
                      client: str = "") -> Action:
         """The computer's action for the seat to act in ``state``, in ``client``'s turn."""
+        data = await self._run(client, decide_json, game.name, _options(game), state.to_json(),
+                               level, seed)
+        return game.action_from_json(data, state)
+
+    async def judge(self, game: Game, state: State, played: Action, level: str,
+                    seconds: float, seed: str, ply: int, client: str = "") -> dict[str, Any]:
+        """The post-game analysis of one decision (``judge_json``), in ``client``'s turn."""
+        return await self._run(client, judge_json, game.name, _options(game), state.to_json(),
+                               game.action_to_json(played), level, seconds, seed, ply)
+
+    async def _run(self, client: str, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a worker once it is ``client``'s turn."""
         loop = asyncio.get_running_loop()
-        options = json.dumps(dict(game.options), sort_keys=True)
         try:
             async with self.queue.slot(client):
-                data = await loop.run_in_executor(self._pool, decide_json, game.name, options,
-                                                  state.to_json(), level, seed)
+                return await loop.run_in_executor(self._pool, work, *args)
         except BrokenProcessPool:
             self.close()
             self._pool = self._start_pool()
             raise
-        return game.action_from_json(data, state)
 
     def close(self) -> None:
         """Stop the workers: queued decisions are dropped, one under way is let finish."""

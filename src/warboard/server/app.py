@@ -28,6 +28,7 @@ from warboard.core import registry
 from warboard.core.i18n import msg
 from warboard.server import campaigns, tokens
 from warboard.server.ai_runner import AIRunner
+from warboard.server.analyses import Analyses, analysis_routes
 from warboard.server.cluster import Peers, peers_for
 from warboard.server.connection import TRY_AGAIN_LATER, Connection
 from warboard.server.custom_scenarios import custom_scenario_routes, with_custom_scenario
@@ -121,11 +122,13 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                     metrics)
     metrics.watch(games_active=tables.active, ai_queue=ai.queue.waiting)
     lobby = Lobby(storage, tables.audience)
+    analyses = Analyses(storage, ai, settings, quotas)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await tables.start()
         yield
+        await analyses.close()
         await tables.close()
         ai.close()
         storage.close()
@@ -137,6 +140,7 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
     app.state.storage = storage  # for the players' dependencies (warboard.server.players)
     app.include_router(player_routes(storage, quotas))
     app.include_router(custom_scenario_routes(storage, quotas))
+    app.include_router(analysis_routes(tables, analyses))
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:

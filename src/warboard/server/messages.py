@@ -140,6 +140,12 @@ class TokenBody(_Strict):
     token: str = Field(min_length=1, max_length=TOKEN_MAX_LENGTH)
 
 
+class AnalysisBody(_Strict):
+    """``POST /api/games/{id}/analysis``: the reader's seat token (none: a spectator)."""
+
+    token: str | None = Field(default=None, min_length=1, max_length=TOKEN_MAX_LENGTH)
+
+
 class PlayMessage(_Strict):
     type: Literal["play"]
     action: dict[str, Any]

@@ -43,6 +43,7 @@ class Quotas:
         self._games = Limit("games", settings.games_per_minute, 60)
         self._players = Limit("players", settings.players_per_hour, 3600)
         self._scenarios = Limit("scenarios", settings.scenarios_per_hour, 3600)
+        self._analyses = Limit("analyses", settings.analyses_per_hour, 3600)
         self._messages = Limit("messages", settings.messages_per_second, 1)
         self._requests = Limit("requests", settings.requests_per_minute, 60)
         self._chat = Limit("chat", settings.chat_per_second, 1)
@@ -74,6 +75,10 @@ class Quotas:
         """Count a custom scenario ``client`` stores; seconds to wait when it may not now."""
         return self._hit(self._scenarios, client)
 
+    def new_analysis(self, client: str) -> float | None:
+        """Count a post-game analysis ``client`` starts; seconds to wait when it may not now."""
+        return self._hit(self._analyses, client)
+
     def message(self, client: str) -> float | None:
         """Count a WebSocket message from ``client``."""
         return self._hit(self._messages, client)
@@ -97,6 +102,10 @@ class Quotas:
     @property
     def scenarios_per_hour(self) -> int:
         return self._scenarios.amount
+
+    @property
+    def analyses_per_hour(self) -> int:
+        return self._analyses.amount
 
     @property
     def messages_per_second(self) -> int:

@@ -84,6 +84,10 @@ class ServerSettings(BaseSettings):
     scenarios_per_hour: int = Field(
         default=30, ge=0,
         description="custom scenarios (the web editor's) one client may store an hour")
+    analyses_per_hour: int = Field(
+        default=10, ge=0,
+        description="post-game analyses one client may start an hour (an analysis already made "
+                    "or under way is not counted)")
     messages_per_second: int = Field(
         default=20, ge=0,
         description="WebSocket messages one client may send a second, over all its connections")
@@ -123,6 +127,14 @@ class ServerSettings(BaseSettings):
         default=60.0, gt=0,
         description="in a game on a real-time clock, the opponent of a player whose connections "
                     "have all been closed this long may claim the win or a draw")
+    analysis_level: str = Field(
+        default="hard",
+        description="the level whose search judges each decision of a finished game in its "
+                    "post-game analysis (a searching level: medium, hard or expert)")
+    analysis_seconds: float = Field(
+        default=60.0, gt=0,
+        description="the most seconds of an AI worker's time the analysis of one game may take: "
+                    "each decision gets an equal share, at most the level's own cap")
     max_header_bytes: int = Field(
         default=16 * 1024, ge=1024,
         description="the largest request line and headers read (431 beyond)")
@@ -147,6 +159,16 @@ class ServerSettings(BaseSettings):
         if not DATABASE_URL.match(value):
             raise ValueError("must be an SQLAlchemy URL such as sqlite:///warboard.db or "
                              "postgresql+psycopg://USER@HOST/DB")
+        return value
+
+    @field_validator("analysis_level")
+    @classmethod
+    def _a_searching_level(cls, value: str) -> str:
+        from warboard.ai.levels import LEVELS
+
+        searching = [name for name, spec in LEVELS.items() if spec["kind"] == "ismcts"]
+        if value not in searching:
+            raise ValueError(f"must be a level that searches: {', '.join(searching)}")
         return value
 
     @field_validator("log_level", "log_format", mode="before")

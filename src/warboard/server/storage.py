@@ -263,6 +263,24 @@ class CustomScenarioRow(Base):
 
 
 
+class AnalysisRow(Base):
+    """A finished game's post-game analysis (``server/analyses.py``): the level that judged it,
+    how many of its ``total`` decisions are judged (``done``), and once all are, ``judgements``
+    (each decision's ``Judgement.to_json``). A row without judgements is an analysis under way
+    in some server process, which writes ``updated`` as it goes; one left unwritten too long
+    was abandoned and may be taken over."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    level: Mapped[str] = mapped_column(String(16))
+    done: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    # SQL NULL while under way, not JSON null, so that ``IS NULL`` finds it
+    judgements: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class CampaignRow(Base):
     """A series of games in play (``GameInfo.series``): its games' ids in order, and for each
     game the token hashes of its seats (``seats``: a token holds a seat in every game of the
@@ -282,8 +300,9 @@ class CampaignRow(Base):
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-GAMES, SEATS, EVENTS, CHAT, CAMPAIGNS = (Base.metadata.tables[name]
-                              for name in ("games", "seats", "events", "chat", "campaigns"))
+GAMES, SEATS, EVENTS, CHAT, CAMPAIGNS, ANALYSES = (
+    Base.metadata.tables[name] for name in ("games", "seats", "events", "chat", "campaigns",
+                                            "analyses"))
 PLAYERS, PLAYER_KEYS, TRANSFERS, RATINGS = (
     Base.metadata.tables[name] for name in ("players", "player_keys", "player_transfers",
                                             "ratings"))
@@ -326,6 +345,17 @@ class EventData:
     seat: int | None
     action: dict[str, Any]
     request_id: str | None = None
+
+
+@dataclass(frozen=True)
+class AnalysisData:
+    """A stored analysis (``AnalysisRow``): ``judgements`` is ``None`` while it is under way."""
+
+    level: str
+    done: int
+    total: int
+    judgements: list[dict[str, Any]] | None
+    updated: datetime
 
 
 @dataclass
@@ -473,6 +503,11 @@ def iso(moment: datetime) -> str:
 def reason_of(exc: SQLAlchemyError) -> object:
     """What the database said (the driver's own error when there is one)."""
     return exc.orig if isinstance(exc, DBAPIError) and exc.orig else exc
+
+
+def _dialect_insert(db: Connection, table: Any) -> Any:
+    """The database's own INSERT of ``table``, which has ``on_conflict_do_nothing``."""
+    return (postgresql.insert if db.dialect.name == "postgresql" else sqlite.insert)(table)
 
 
 def _utc(moment: datetime) -> datetime:
@@ -946,9 +981,8 @@ class Storage:
         ids = sorted({s.player_id for s in seats if s.player_id is not None})
         moment = now()
         fresh = Rating()
-        insert_new = (postgresql.insert if db.dialect.name == "postgresql" else sqlite.insert)
         for player_id in ids:  # in one order, so two games ending at once cannot deadlock
-            db.execute(insert_new(RATINGS).values(
+            db.execute(_dialect_insert(db, RATINGS).values(
                 player_id=player_id, game=game.game, rating=fresh.rating,
                 deviation=fresh.deviation, volatility=fresh.volatility, games=0,
                 updated=moment).on_conflict_do_nothing())
@@ -1065,6 +1099,50 @@ class Storage:
                 Session(self.engine) as db:
             row = db.get(CustomScenarioRow, scenario_id)
             return None if row is None else (row.game, row.text)
+
+    # ------------------------------------------------------------------ analyses
+
+    def analysis(self, game_id: str) -> AnalysisData | None:
+        """A finished game's stored analysis, done or under way."""
+        with self._failures(f"game {game_id}: cannot read its analysis"), \
+                Session(self.engine) as db:
+            row = db.get(AnalysisRow, game_id)
+            return None if row is None else AnalysisData(row.level, row.done, row.total,
+                                                         row.judgements, _utc(row.updated))
+
+    def claim_analysis(self, game_id: str, level: str, total: int,
+                       abandoned_before: datetime) -> bool:
+        """Mark a finished game's analysis as under way in this process: ``True`` when none
+        was stored or the one stored was abandoned (under way and not written since
+        ``abandoned_before``); ``False``, changing nothing, while another process makes it or
+        once it is done (so of processes asking at once, one makes it)."""
+        moment = now()
+        with self._transaction(f"game {game_id}: cannot start its analysis") as db:
+            taken = db.execute(update(ANALYSES).where(
+                ANALYSES.c.game_id == game_id, ANALYSES.c.judgements.is_(None),
+                ANALYSES.c.updated < abandoned_before).values(
+                level=level, done=0, total=total, updated=moment)).rowcount
+            if taken:
+                return True
+            # RETURNING, not rowcount: psycopg gives -1 for an INSERT that did nothing
+            return db.execute(_dialect_insert(db, ANALYSES).values(
+                game_id=game_id, level=level, done=0, total=total, judgements=None,
+                updated=moment).on_conflict_do_nothing().returning(ANALYSES.c.game_id)
+            ).first() is not None
+
+    def analysis_progress(self, game_id: str, done: int,
+                          judgements: list[dict[str, Any]] | None = None) -> None:
+        """How far the analysis under way has come; with ``judgements``, its end."""
+        with self._transaction(f"game {game_id}: cannot store its analysis") as db:
+            db.execute(update(ANALYSES).where(ANALYSES.c.game_id == game_id,
+                                              ANALYSES.c.judgements.is_(None))
+                       .values(done=done, judgements=judgements, updated=now()))
+
+    def drop_analysis(self, game_id: str) -> None:
+        """Forget an analysis that failed under way (a later request starts it again)."""
+        with self._transaction(f"game {game_id}: cannot drop its analysis") as db:
+            db.execute(delete(ANALYSES).where(ANALYSES.c.game_id == game_id,
+                                              ANALYSES.c.judgements.is_(None)))
 
     def create_player(self, player: Player, name_key: str, key_hash: str) -> None:
         """Store a new player with its first key; ``StorageConflict`` (nothing stored) when
