@@ -80,6 +80,7 @@ MODULE_MARKERS: dict[str, tuple[str, ...]] = {
     "test_web_htl_e2e.py": ("browser",),
     "test_web_follow_e2e.py": ("browser",),
     "test_web_players_e2e.py": ("browser",),
+    "test_web_analysis_e2e.py": ("browser",),
     "test_server_cluster.py": ("postgres",),  # several server processes on one database
     "test_server_abuse.py": ("slow",),  # attacks on real server processes
     "test_loadtest.py": ("slow",),  # load runs against real server processes

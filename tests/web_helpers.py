@@ -40,14 +40,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db_dir: Path, startup: float = 60.0) -> Iterator[str]:
-    """``warboard serve`` on a free port with a fresh SQLite file; yields its base URL."""
+def running_server(db_dir: Path, startup: float = 60.0,
+                   env: dict[str, str] | None = None) -> Iterator[str]:
+    """``warboard serve`` on a free port with a fresh SQLite file (and the settings ``env``
+    gives, ``WARBOARD_*`` variables); yields its base URL."""
     port = free_port()
     log = (db_dir / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "warboard.cli", "serve", "--port", str(port),
          "--database-url", f"sqlite:///{db_dir / 'web.db'}"],
-        stdout=log, stderr=subprocess.STDOUT, env=UNLIMITED_ENV)
+        stdout=log, stderr=subprocess.STDOUT, env={**UNLIMITED_ENV, **(env or {})})
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + startup

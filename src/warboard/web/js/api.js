@@ -55,6 +55,9 @@ export const api = {
   games: (tokens) => call("GET", `/api/games${q({ tokens: tokens.join(",") })}`),
   record: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/record${q({ token })}`),
   replay: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/replay${q({ token })}`),
+  // a finished game's post-game analysis: how far it is, or asking for it
+  analysis: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis${q({ token })}`),
+  analyse: (id, token) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`, { token }),
   rules: (game) => call("GET", `/api/rules/${encodeURIComponent(game)}`),
   scenarios: () => call("GET", "/api/scenarios"),
   campaigns: () => call("GET", "/api/campaigns"),

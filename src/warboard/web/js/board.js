@@ -270,7 +270,8 @@ export class Board {
    * @param {Array} board  the view's board: [{x, y, seat, unit}]
    * @param {object} overlay  {places, targets, chosen, hits, preview, chosenUnit, mySeat}
    * @param {object|Array} last  the last decision {seat, action} or null, or the plays to
-   *   mark [{seat, action, now}] (`now`: the one being followed)
+   *   mark [{seat, action, now, better}] (`now`: the one being followed, `better`: the better
+   *   play a post-game analysis found)
    */
   render(board, overlay = {}, last = null) {
     this.board = board || [];
@@ -409,10 +410,11 @@ export class Board {
     for (const play of plays) {
       const a = play.action;
       if (!a) continue;
-      const now = play.now ? " now" : "";
+      // `now`: the play being followed; `better`: the analysis' better play (js/analysis.js)
+      const kind = `${play.now ? " now" : ""}${play.better ? " better" : ""}`;
       const mark = (cell, cls) => {
         const [px, py] = this.toSvg(cell[0], cell[1]);
-        g.append(s("rect", { x: px - 48, y: py - 48, width: 96, height: 96, rx: 11, class: `${cls}${now}`,
+        g.append(s("rect", { x: px - 48, y: py - 48, width: 96, height: 96, rx: 11, class: `${cls}${kind}`,
           "data-cell": key(cell[0], cell[1]) }));
       };
       if (a.play === "deploy") {

@@ -10,7 +10,7 @@ import { h, isTouch } from "./dom.js";
 
 export const LANGS = ["en", "ja"];
 const NAMESPACES = ["common", "lobby", "table", "hand", "htl", "names", "replay", "rules",
-  "players", "campaign", "editor", "log", "end", "server", "datafile"];
+  "players", "campaign", "editor", "log", "end", "server", "datafile", "analysis"];
 const KEY = "warboard.lang";
 // the name of each language in itself, for the switch
 const OWN_NAME = { en: "English", ja: "日本語" };

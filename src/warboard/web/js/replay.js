@@ -95,6 +95,10 @@ class CardReplay extends ReplayView {
     return seatName(seat);
   }
 
+  playText(seat, action, ply) {
+    return actionText(this.rules, seat, action, this.frames[ply - 1]?.board || []);
+  }
+
   layout(controls) {
     this.eventLabel = h("p", { class: "event-text", "aria-live": "polite" });
     this.el = {
@@ -113,7 +117,7 @@ class CardReplay extends ReplayView {
       controls,
       this.eventLabel,
       h("div", { class: "table-grid" },
-        h("section", { class: "board-area", "aria-label": t("table.board") }, this.el.boardHost),
+        h("section", { class: "board-area", "aria-label": t("table.board") }, this.el.boardHost, this.analysis.el),
         h("div", { class: "side" }, this.el.hand, this.el.seats,
           h("section", { class: "log-panel panel" }, h("h2", {}, t("replay.plays")),
             h("div", { class: "log" }, this.log)),
@@ -135,7 +139,8 @@ class CardReplay extends ReplayView {
     const frame = this.frames[this.i];
     const st = this.i > 0 ? this.steps[this.i - 1] : null;
     const last = st && !st.hidden && st.seat !== null && st.seat !== undefined ? st : null;
-    this.board.render(frame.board, {}, last);
+    const better = last && this.betterPlay();
+    this.board.render(frame.board, {}, better ? [last, { seat: better.seat, action: better.best, better: true }] : last);
     // a step made before the first turn (the deal, both burials) is the setup, whatever turn
     // number the view after it has reached
     const setup = ["deal", "bury"].includes(this.frames[this.i - 1]?.phase);

@@ -7,8 +7,12 @@
 //
 // A game's replay extends ReplayView with `layout(controls)` (its page around the toolbar and
 // `this.log`), `logItems()` (the log's <li data-frame=N> lines, N the frame each goes to),
-// `draw()` (frame `this.i`) and `seatName(seat)` (for the seat switch).
+// `draw()` (frame `this.i`), `seatName(seat)` (for the seat switch) and `playText(seat, action,
+// ply)` (a decision of step `ply` in words, from the frame before it), and places
+// `this.analysis.el` (the post-game analysis, js/analysis.js) under its board; `betterPlay()`
+// is the judgement whose better play its board draws.
 
+import { AnalysisPanel, labelBadge } from "./analysis.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
@@ -32,14 +36,16 @@ const decided = (st) => st.seat !== null && st.seat !== undefined;
 
 export class ReplayView {
   /** `data`: the server's replay; `opts.tokens`: the seats this browser holds (two: a seat
-   * switch), `opts.load(token)`: the replay for another seat; the rest is the game's own. The
-   * subclass calls `show()` once it is set up. */
+   * switch), `opts.load(token)`: the replay for another seat, `opts.token`: the seat it reads
+   * as when it holds no other; the rest is the game's own. The subclass calls `show()` once it
+   * is set up. */
   constructor(root, id, data, opts = {}) {
     this.root = root;
     this.id = id;
     this.data = data;
     this.opts = opts;
     this.tokens = opts.tokens || [];
+    this.token = opts.token ?? this.tokens[this.tokens.length > 1 ? data.seat : 0] ?? null;
     this.steps = data.steps || [];
     this.frames = [data.start];
     for (const st of this.steps) this.frames.push(applyChange(this.frames[this.frames.length - 1], st.change || {}));
@@ -97,6 +103,7 @@ export class ReplayView {
       this.stop();
       this.go(Number(li.dataset.frame));
     });
+    this.analysis = new AnalysisPanel(this, this.token);
     this.page = this.layout(controls);
     mount(this.root, this.page);
     this.keys = (ev) => {
@@ -160,12 +167,40 @@ export class ReplayView {
     new this.constructor(this.root, this.id, data, this.opts);
   }
 
+  /** The step of the last decision at frame `this.i` (its judgement's `ply`), or null. */
+  judgedPly() {
+    const j = this.lastDecision[this.i];
+    return j === null ? null : j + 1;
+  }
+
+  /** The judgement of the last decision at this frame when it lost enough to be labelled:
+   * its better play is drawn on the board. */
+  betterPlay() {
+    const ply = this.judgedPly();
+    const judged = ply === null ? null : this.analysis?.judged(ply);
+    return judged?.label ? judged : null;
+  }
+
+  /** The judgements are in: label the log's lines (the first of each decision's) and redraw. */
+  analysed() {
+    const seen = new Set();
+    for (const li of this.log.children) {
+      const frame = Number(li.dataset.frame);
+      if (seen.has(frame)) continue;
+      seen.add(frame);
+      const label = this.analysis.judged(frame)?.label;
+      if (label) li.firstElementChild.append(" ", labelBadge(label));
+    }
+    this.go(this.i);
+  }
+
   go(i) {
     this.i = Math.max(0, Math.min(this.n, i));
     this.root.dataset.step = String(this.i);
     this.slider.value = String(this.i);
     this.stepLabel.textContent = t("replay.stepOf", { i: this.i, n: this.n });
     this.draw();
+    this.analysis.follow(this.i, this.judgedPly());
     let current = null;
     for (const li of this.log.children) {
       const f = Number(li.dataset.frame);

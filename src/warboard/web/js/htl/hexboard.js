@@ -467,10 +467,11 @@ export class HexBoard {
     this.applyHover();
   }
 
-  /** The marks of the last plays ([{path, from, target, kind, now}], see lastMark). */
+  /** The marks of the last plays ([{path, from, target, kind, now, better}], see lastMark;
+   * `better`: the better play a post-game analysis found). */
   drawLast(g, marks) {
     for (const last of marks) {
-      const now = last.now ? " now" : "";
+      const now = `${last.now ? " now" : ""}${last.better ? " better" : ""}`;
       if (last.path && last.path.length) {
         const line = [last.from ? this.centre(last.from) : null, ...last.path.map((p) => this.centre(p))]
           .filter(Boolean);
@@ -483,6 +484,12 @@ export class HexBoard {
         const [tx, ty] = this.centre(last.target);
         g.append(s("line", { class: `last-fire ${last.kind || ""}${now}`, x1: fx, y1: fy, x2: tx, y2: ty,
           "marker-end": "url(#arrow-red)" }));
+      }
+      // a better play's end is ringed: its line mostly runs under the counters
+      const end = last.target || last.path?.[last.path.length - 1];
+      if (last.better && end) {
+        const [ex, ey] = this.centre(end);
+        g.append(s("circle", { class: "better-at", cx: ex, cy: ey, r: 44 }));
       }
     }
   }

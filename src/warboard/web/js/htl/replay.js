@@ -22,7 +22,7 @@ export async function showHtlReplay(root, id, token) {
     showReplayError(root, id, e);
     return null;
   }
-  return new HtlReplay(root, id, data);
+  return new HtlReplay(root, id, data, { token });
 }
 
 class HtlReplay extends ReplayView {
@@ -43,6 +43,11 @@ class HtlReplay extends ReplayView {
 
   seatName(seat) {
     return sideTitle(this.frames[0], seat);
+  }
+
+  playText(seat, action, ply) {
+    const before = this.frames[ply - 1];
+    return t("htl.pending.who", { side: sideTitle(before, seat) }) + actionText(before, action);
   }
 
   layout(controls) {
@@ -66,7 +71,7 @@ class HtlReplay extends ReplayView {
       controls,
       e.event,
       h("div", { class: "htl-grid" },
-        h("section", { class: "htl-board-area", "aria-label": "Board" }, e.boardHost),
+        h("section", { class: "htl-board-area", "aria-label": "Board" }, e.boardHost, this.analysis.el),
         h("div", { class: "htl-side" },
           e.tracks, e.dice,
           h("section", { class: "log-panel panel", "aria-label": t("table.gameLog") }, h("h2", {}, t("table.gameLog")),
@@ -93,7 +98,7 @@ class HtlReplay extends ReplayView {
     const st = this.steps[i - 1];
     if (st.hidden || !st.action) return t("replay.hidden");
     if (st.seat === null || st.seat === undefined) return t("replay.die", { value: st.action.value ?? "?" });
-    return t("htl.pending.who", { side: sideTitle(before, st.seat) }) + actionText(before, st.action);
+    return this.playText(st.seat, st.action, i);
   }
 
   draw() {
@@ -101,8 +106,11 @@ class HtlReplay extends ReplayView {
     const st = this.i > 0 ? this.steps[this.i - 1] : null;
     const j = this.lastDecision[this.i];
     const mark = j === null ? null : lastMark(view, this.steps[j].action, this.frames[j]);
+    // the better play from the view its seat decided in
+    const better = this.betterPlay();
+    const betterMark = better && lastMark(this.frames[j], better.best, this.frames[j]);
     this.board.render(view, {
-      last: mark ? [mark] : [],
+      last: [mark, betterMark && { ...betterMark, better: true }].filter(Boolean),
       pendingTarget: view.pending?.target || null,
     });
     // the dice of the last decision's attack beside its target, die by die as they are rolled
