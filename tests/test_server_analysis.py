@@ -14,12 +14,13 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 
 from server_helpers import TIMEOUT, UNLIMITED, LiveServer
 from test_server_storage import stored_game
 from warboard.ai.analysis import label_for
 from warboard.core.record import Record
-from warboard.server.storage import SeatData, Storage, now
+from warboard.server.storage import ANALYSES, SeatData, Storage, now
 from web_helpers import finish_hotseat_game
 
 # a quick search, and a game's whole analysis within a few seconds
@@ -164,3 +165,23 @@ def test_one_process_makes_an_analysis_and_an_abandoned_one_is_taken_over(
         assert storage.analysis(game_id) is not None
     finally:
         storage.close()
+
+
+def test_an_analysis_its_process_abandoned_is_offered_again_and_taken_over(
+        live: LiveServer, db_file: Path) -> None:
+    with httpx.Client(base_url=live.base, timeout=TIMEOUT) as http:
+        created = finish_hotseat_game(live.base, "holdtheline", seed=4,
+                                      options={"scenario": "tutorial"})
+        game_id, token = created["id"], created["tokens"]["0"]
+        # a process claimed it and died before writing again: its row left unwritten long ago
+        storage = Storage(f"sqlite:///{db_file}")
+        try:
+            assert storage.claim_analysis(game_id, "medium", 5, now() - timedelta(hours=1))
+            with storage.engine.begin() as db:
+                db.execute(update(ANALYSES).where(ANALYSES.c.game_id == game_id)
+                           .values(updated=now() - timedelta(hours=1)))
+        finally:
+            storage.close()
+        assert http.get(f"/api/games/{game_id}/analysis").json()["status"] == "none"
+        analysis = analysed(http, game_id, token)
+        assert analysis["done"] == analysis["total"] == len(decisions_of(http, game_id, token))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -43,6 +43,15 @@ log = logging.getLogger(__name__)
 
 ABANDONED_SECONDS = 300.0  # an analysis under way whose row is not written this long is taken over
 PROGRESS_SECONDS = 1.0  # how often an analysis under way writes how far it is
+
+
+def abandoned_since() -> datetime:
+    """An analysis under way whose row was last written before this was abandoned."""
+    return now() - timedelta(seconds=ABANDONED_SECONDS)
+
+
+def abandoned(stored: AnalysisData) -> bool:
+    return stored.updated < abandoned_since()
 
 
 class Analyses:
@@ -76,10 +85,9 @@ class Analyses:
             raise TooMany(msg("server.tooManyAnalyses", most=self.quotas.analyses_per_hour),
                           wait)
         points = await asyncio.to_thread(lambda: list(decisions(table.session.recorder.record)))
-        abandoned_before = now() - timedelta(seconds=ABANDONED_SECONDS)
         try:
             claimed = await self.storage.write(self.storage.claim_analysis, table.id,
-                                               self.level, len(points), abandoned_before)
+                                               self.level, len(points), abandoned_since())
         except StorageError as exc:
             raise unavailable(msg("server.analysisUnstored"), exc) from None
         if claimed:
@@ -96,7 +104,8 @@ class Analyses:
 
     def _as_seen(self, table: Table, reader: int | None,
                  stored: AnalysisData | None) -> dict[str, Any]:
-        if stored is None:
+        if stored is None or (stored.judgements is None and abandoned(stored)):
+            # a process that died making it left it: the next request takes it over
             return {"status": "none", "level": self.level}
         base = {"level": stored.level, "done": stored.done, "total": stored.total,
                 "thresholds": {name: least for name, least in THRESHOLDS}}
