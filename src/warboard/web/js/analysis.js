@@ -28,6 +28,9 @@ export class AnalysisPanel {
     this.token = token;
     this.byPly = new Map();
     this.level = null; // the analysing level, once the server said it
+    // the end of a game links to its replay with `#analyse`: start it at once
+    this.startNow = location.hash === "#analyse";
+    if (this.startNow) history.replaceState(null, "", location.pathname);
     this.el = h("section", { class: "analysis-panel panel", "aria-label": t("analysis.title") });
     this.ask(() => api.analysis(view.id, token));
   }
@@ -48,7 +51,10 @@ export class AnalysisPanel {
     if (this.view.page && !this.view.page.isConnected) return; // the replay was left
     if (data.status === "running") this.running(data);
     else if (data.status === "done") this.done(data);
-    else {
+    else if (this.startNow) {
+      this.startNow = false;
+      this.ask(() => api.analyse(this.view.id, this.token));
+    } else {
       this.level = data.level;
       this.offer();
     }

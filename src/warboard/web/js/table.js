@@ -310,7 +310,7 @@ class Table extends TableBase {
       reason: endSaid(msg.end?.reason), needs: winNeeds(this.rules, r, units),
       columns: [t("end.cards.unitsCounted"), t("end.cards.cardsDestroyed")],
       rows: [0, 1].map((s) => ({ cls: `s${s}`, chip: `s${s}`, name: seatName(s), cells: [units[s], lost(s)] })),
-      buttons: [this.replayLink(), h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))] });
+      buttons: [this.replayLinks(), h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))] });
   }
 
   // ------------------------------------------------------------------ input

@@ -248,7 +248,7 @@ export class TableBase {
     }
     if (over) {
       parts.push(h("div", { class: "over-links panel" }, h("strong", {}, t("table.gameOver")),
-        replay ? this.replayLink() : null, this.rematchButton(msg),
+        replay ? this.replayLinks() : null, this.rematchButton(msg),
         h("a", { class: "btn primary", href: "/" }, t("common.navNewGame"))));
     }
     mount(this.el.extra, ...parts);
@@ -280,8 +280,12 @@ export class TableBase {
     } }, label);
   }
 
-  replayLink() {
-    return h("a", { class: "btn replay-link", href: `/replay/${encodeURIComponent(this.id)}` }, t("table.watchReplay"));
+  /** The links to this game's replay, and to its replay with the post-game analysis started
+   * (`#analyse`, js/analysis.js). */
+  replayLinks() {
+    const replay = `/replay/${encodeURIComponent(this.id)}`;
+    return [h("a", { class: "btn replay-link", href: replay }, t("table.watchReplay")),
+      h("a", { class: "btn analyse-link", href: `${replay}#analyse` }, t("table.analyseGame"))];
   }
 
   /** The end-of-game dialog, once, `delay` ms after the game is seen to be over. */

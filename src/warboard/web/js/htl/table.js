@@ -581,9 +581,9 @@ class HtlTable extends TableBase {
     el.hidden = true;
   }
 
-  /** A link to this game's replay (none for the fixture). */
-  replayLink() {
-    return this.offline ? null : super.replayLink();
+  /** The links to this game's replay (none for the fixture). */
+  replayLinks() {
+    return this.offline ? null : super.replayLinks();
   }
 
   showEnd(msg) {
@@ -602,7 +602,7 @@ class HtlTable extends TableBase {
         cells: [view.vp?.[s] ?? 0, view.vp_target?.[s] ?? "–",
           (view.units || []).filter((u) => u.side === s && u.at).length] })),
       buttons: [nextBattleLink(msg, this.id)
-        || h("a", { class: "btn primary", href: "/" }, t("common.navNewGame")), this.replayLink()],
+        || h("a", { class: "btn primary", href: "/" }, t("common.navNewGame")), this.replayLinks()],
     });
   }
 }
