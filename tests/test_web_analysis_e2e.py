@@ -104,9 +104,15 @@ def test_a_finished_game_shows_its_analysis(browser, server, shots, game, option
         page.get_by_role("button", name="Back to the start").click()
         expect(note).to_have_text("")
         expect(page.locator(BETTER_MARK)).to_have_count(0)
-        # made once and kept: the reloaded replay shows it without asking again
+        # made once and kept: the reloaded replay shows it without asking again, on a phone too
+        page.set_viewport_size({"width": 390, "height": 844})
         page.reload()
         expect(page.locator(".analysis-chart")).to_be_visible()
         expect(page.get_by_role("button", name="Analyse this game")).to_have_count(0)
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the analysed replay is {overflow}px wider than the phone"
+        panel.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"analysis-{game}-phone.png"))
     finally:
         t.close()

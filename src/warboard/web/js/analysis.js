@@ -142,12 +142,12 @@ export class AnalysisPanel {
         ? h("button", { type: "button", class: "linkish", onclick: () => this.goTo(side.biggest_loss.ply) },
           t("analysis.swing", { step: side.biggest_loss.ply, loss: percent(side.biggest_loss.loss) }))
         : "—")));
-    return h("table", { class: "analysis-sides" },
+    return h("div", { class: "analysis-sides-box" }, h("table", { class: "analysis-sides" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("analysis.side")),
         h("th", { scope: "col" }, t("analysis.accuracy")),
         ...LABELS.map((name) => h("th", { scope: "col" }, t(`analysis.labels.${name}`))),
         h("th", { scope: "col" }, t("analysis.biggest")))),
-      h("tbody", {}, rows));
+      h("tbody", {}, rows)));
   }
 
   /** The labelled decisions, a button each (the chart's points, for the keyboard). */
