@@ -16,7 +16,7 @@ import pytest
 playwright_api = pytest.importorskip(
     "playwright.sync_api",
     reason="the browser tests need the playwright package (pip install playwright)")
-axe_api = pytest.importorskip(
+pytest.importorskip(
     "axe_playwright_python.sync_playwright",
     reason="the audit needs axe-playwright-python (pip install -e '.[test]')")
 
@@ -24,6 +24,7 @@ from web_helpers import (  # noqa: E402
     CHROMIUM,
     MY_TURN,
     PLAYABLE_CARD,
+    serious,
 )
 from web_pages import PAGES, SETTLED_TURN, SIZES, ai_game, open_page, open_tab  # noqa: E402
 
@@ -37,14 +38,6 @@ CELL_NAME = re.compile(r"^-?\d+,-?\d+: \S")
 FOCUSED = ("() => { const e = document.activeElement; return e && e !== document.body"
            " ? {cell: e.dataset.cell || null, label: e.getAttribute('aria-label'),"
            " key: e.dataset.focusKey || null} : null; }")
-
-
-def serious(page: Any) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now, one line each."""
-    found = axe_api.Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {v['help']} at "
-            + "; ".join(" ".join(n["target"]) for n in v["nodes"][:5])
-            for v in found if v["impact"] in ("serious", "critical")]
 
 
 @pytest.mark.parametrize("size", SIZES)

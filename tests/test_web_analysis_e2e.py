@@ -16,7 +16,14 @@ playwright_api = pytest.importorskip(
     "playwright.sync_api",
     reason="the browser tests need the playwright package (pip install playwright)")
 
-from web_helpers import CHROMIUM, Tab, finish_hotseat_game, http_json, running_server  # noqa: E402
+from web_helpers import (  # noqa: E402
+    CHROMIUM,
+    Tab,
+    finish_hotseat_game,
+    http_json,
+    running_server,
+    serious,
+)
 
 if not CHROMIUM.exists():
     pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium, "
@@ -96,6 +103,7 @@ def test_a_finished_game_shows_its_analysis(browser, server, shots, game, option
             rf"{drawn['label'].capitalize()}, chance of winning .* Better: .+ "
             rf"\({round(100 * drawn['best_win_probability'])}%\)"))
         expect(page.locator(BETTER_MARK).first).to_be_visible()
+        assert serious(page) == [], "the analysed replay passes the accessibility audit"
         page.locator(".board-host, .htl-board-host").screenshot(
             path=str(shots / f"analysis-{game}-better-play.png"))
         panel.scroll_into_view_if_needed()

@@ -259,3 +259,14 @@ def wait_turn_or_over(page: Any, timeout: float = 60_000) -> bool:
     """Wait until the seat may play (True) or the game is over (False)."""
     page.wait_for_selector(f"{MY_TURN}, {OVER}", timeout=timeout)
     return page.locator(OVER).count() == 0
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now, one line each (needs
+    axe-playwright-python, of the ``test`` extra)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at "
+            + "; ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+            for v in found if v["impact"] in ("serious", "critical")]
