@@ -39,7 +39,7 @@ def run(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 
 def test_the_expected_subcommands_exist():
     assert {("play",), ("replay",), ("export",), ("rules",), ("rules", "legal"), ("bench",),
-            ("arena",), ("headtohead",), ("completion",)} <= set(COMMANDS)
+            ("arena",), ("ladder",), ("headtohead",), ("completion",)} <= set(COMMANDS)
 
 
 def test_the_help_names_every_game():
@@ -84,6 +84,8 @@ def files(tmp_path: Path) -> dict[str, str]:
     (["export", "{not_a_record}", "--seat", "0", "--out", "{out}"], "not a warboard record"),
     (["arena", "--agents", "random,nobody", "--games", "2"], "unknown agent 'nobody'"),
     (["arena", "--agents", "random"], "--agents needs two or more"),
+    (["ladder", "hill218", "--games", "3"], "--games must be even"),
+    (["ladder", "chess"], "unknown game 'chess'"),
     (["serve", "--database-url", "nosuchdb://x", "--port", "0", "--ai-workers", "0"],
      "cannot open the database nosuchdb://x"),
 ])
@@ -124,7 +126,7 @@ def test_a_rules_batch_into_a_closed_pipe_is_quiet():
 
 def test_json_options_parse():
     parser = build_parser()
-    for argv in (["arena"], ["bench", registry.default_game()], ["headtohead"],
+    for argv in (["arena"], ["ladder"], ["bench", registry.default_game()], ["headtohead"],
                  ["scenarios"], ["scenarios", "NAME"]):
         assert parser.parse_args([*argv, "--json"]).json
         assert not parser.parse_args(argv).json

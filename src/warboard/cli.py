@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     for cli in clis.values():
         cli.add_commands(sub, rules_queries)
     arena = _add_arena(sub)
+    _add_ladder(sub)
     _add_analyse(sub)
     _add_serve(sub)
     add_data_commands(sub)
@@ -172,16 +173,7 @@ def _add_arena(sub: Commands) -> argparse.ArgumentParser:
                             "(easy, medium, hard, expert) (default: random,greedy,ismcts:hard)")
     arena.add_argument("--games", type=int, default=20,
                        help="games per pair of agents (default: 20)")
-    arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                       help="parallel worker processes (default: one per core)")
-    arena.add_argument("--backend", choices=("process", "ray"), default="process",
-                       help="run games in local processes or as Ray tasks (extra 'ray')")
-    arena.add_argument("--seed", type=int, default=1, help="tournament seed (default: 1)")
-    arena.add_argument("--no-time-caps", action="store_true",
-                       help="levels search their full iteration budgets however long it takes: "
-                            "results replay exactly and do not depend on the machine's load")
-    arena.add_argument("--out", metavar="DIR", default="arena-out",
-                       help="folder for the JSON report and the PNG chart (default: arena-out)")
+    _add_tournament_arguments(arena, "arena-out")
     arena.add_argument("--records", metavar="DIR", default=None,
                        help="also save every game's full record into DIR (NNNN-SEAT0-v-SEAT1.json, "
                             "docs/records.md), to replay or analyse")
@@ -190,6 +182,40 @@ def _add_arena(sub: Commands) -> argparse.ArgumentParser:
                             "(docs/ai.md)")
     arena.set_defaults(run="warboard.ai.arena_cli:run_arena_command")
     return arena
+
+
+def _add_tournament_arguments(command: argparse.ArgumentParser, out: str) -> None:
+    """How ``arena`` and ``ladder`` play their games and where they write their reports."""
+    command.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                         help="parallel worker processes (default: one per core)")
+    command.add_argument("--backend", choices=("process", "ray"), default="process",
+                         help="run games in local processes or as Ray tasks (extra 'ray')")
+    command.add_argument("--seed", type=int, default=1, help="tournament seed (default: 1)")
+    command.add_argument("--no-time-caps", action="store_true",
+                         help="levels search their full iteration budgets however long it "
+                              "takes: results replay exactly and do not depend on the "
+                              "machine's load")
+    command.add_argument("--out", metavar="DIR", default=out,
+                         help=f"folder for the JSON reports and PNG charts (default: {out})")
+
+
+def _add_ladder(sub: Commands) -> None:
+    ladder = sub.add_parser(
+        "ladder", help="the round robin of every computer level for each game, with Elo",
+        description="For each game, every pair of random, greedy and the levels (easy, "
+                    "medium, hard, expert) plays --games games, half with each seat order "
+                    "(Hold the Line: --games on each of its battles). Prints the tables and "
+                    "writes GAME-ladder's JSON report and PNG chart into --out (docs/ai.md, "
+                    "\"The ladder\").")
+    # checked by the command: argparse refuses an empty list of choices in 3.11
+    ladder.add_argument("game", nargs="*", metavar="GAME",
+                        help=f"which games: {', '.join(registry.game_names())} (default: all)")
+    ladder.add_argument("--games", type=int, default=20,
+                        help="games per pair (on each battle), even (default: 20)")
+    _add_tournament_arguments(ladder, "ladder-out")
+    ladder.add_argument("--json", action="store_true",
+                        help="print each game's JSON report, one a line")
+    ladder.set_defaults(run="warboard.ai.ladder:run_ladder_command", records=None)
 
 
 def _add_analyse(sub: Commands) -> None:

@@ -23,6 +23,7 @@ from warboard.ai.arena import (
     write_outputs,
     write_records,
 )
+from warboard.ai.match import MatchSpec
 from warboard.core.registry import info
 
 
@@ -35,17 +36,26 @@ def run_arena_command(args: argparse.Namespace) -> int:
     options = game_options(args)
     specs = schedule(args.game, agents, args.games, args.seed, options,
                      time_caps=not args.no_time_caps, keep_records=args.records is not None)
-    console = Console(quiet=args.json)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console) as progress:
-        task = progress.add_task(f"{args.game} arena", total=len(specs))
-        results = run_matches(specs, args.jobs, args.backend,
-                              lambda _: progress.advance(task))
     label = args.game if "scenario" not in options else f"{args.game}-{options['scenario']}"
-    rep = report(label, agents, args.games, results)
+    console = Console(quiet=args.json)
+    rep = play_tournament(args, console, label, agents, specs, args.games)
     if args.json:
         print(json.dumps(rep.to_json()), flush=True)
-    else:
+    return 0
+
+
+def play_tournament(args: argparse.Namespace, console: Console, label: str, agents: list[str],
+                    specs: list[MatchSpec], games_per_pair: int) -> ArenaReport:
+    """Play ``specs`` with a progress bar (``args.jobs``, ``args.backend``), print the tables
+    unless ``args.json``, and write the report, the chart and (``args.records``) the
+    records."""
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console) as progress:
+        task = progress.add_task(f"{label} arena", total=len(specs))
+        results = run_matches(specs, args.jobs, args.backend,
+                              lambda _: progress.advance(task))
+    rep = report(label, agents, games_per_pair, results)
+    if not args.json:
         print_report(console, rep)
     json_path, png_path = write_outputs(rep, Path(args.out))
     if args.records is not None:
@@ -56,7 +66,7 @@ def run_arena_command(args: argparse.Namespace) -> int:
                       f"{PLOTS_HINT}", markup=False)
     else:
         console.print(f"wrote {json_path} and {png_path}")
-    return 0
+    return rep
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -52,6 +52,9 @@ class GameInfo:
     (the web editor, ``/api/scenarios``). ``env_name`` names the game's Gymnasium
     environment, ``warboard/NAME-v0`` (``warboard.adapters.gym_envs``; it needs ``encoding``).
     ``series`` is ``"module:attribute"``, the game's ``Series`` (its campaigns: ``series_of``).
+    ``ladder_options`` is ``"module:function"``: the option sets (its battles) over which
+    ``warboard ladder`` plays the game, each pair on each of them (default: its default
+    options alone).
     """
 
     name: str
@@ -69,6 +72,7 @@ class GameInfo:
     custom_setups: str | None = None
     env_name: str | None = None
     series: str | None = None
+    ladder_options: str | None = None
     hidden_information: bool = False  # a seat may not see everything (the card games' hands)
     levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # level -> budget
 

@@ -1,5 +1,6 @@
 """Hold the Line's part of the ``warboard`` command (``GameInfo.cli``): its options of the
-shared commands, and its own ``scenarios`` and ``balance`` commands and ``rules los`` query."""
+shared commands, and its own ``scenarios`` and ``balance`` commands and ``rules los`` query;
+the battles ``warboard ladder`` plays (``GameInfo.ladder_options``)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ def game_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
     options = {"scenario": args.scenario or "tutorial"}
     make_game(name, options)
     return options
+
+
+def ladder_options() -> list[dict[str, Any]]:
+    """``warboard ladder`` plays every battle of the rulebook (not the tutorial)."""
+    from warboard.holdtheline.scenario_file import list_names
+
+    return [{"scenario": name} for name in list_names() if name != "tutorial"]
 
 
 def add_commands(commands: argparse._SubParsersAction, queries: argparse._SubParsersAction,

@@ -16,6 +16,7 @@ GAMES = (
         bench="warboard.holdtheline.bench",
         scenarios="warboard.holdtheline.lobby:scenario_summaries",
         series="warboard.holdtheline.campaign_series:CAMPAIGNS",
+        ladder_options="warboard.holdtheline.cli:ladder_options",
         custom_setups="warboard.holdtheline.setups:SETUPS",
         env_name="HoldTheLine",
         # ~70 legal actions per position and a slower engine (docs/ai.md)

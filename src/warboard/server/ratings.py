@@ -4,8 +4,8 @@ computer's levels' fixed ratings.
 Each rated game is its own rating period: when it ends, each player's rating is updated
 against the other side's rating from before the game (docs/ratings.md). The computer's
 levels are pseudo-players whose ratings never change: ``LEVEL_RATINGS``, derived from the
-arena's measurements between the levels (docs/ratings.md says how; provisional until a
-published ladder exists).
+arena's measurements between the levels (docs/ratings.md says how; provisional until the
+published ladder, docs/ai.md's "The ladder", separates every level).
 """
 
 from __future__ import annotations

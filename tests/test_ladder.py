@@ -1,0 +1,87 @@
+"""``warboard ladder`` (issue 14, point 6): the round robin of every computer level for each
+game; Hold the Line's over all its battles, both seat orders on each."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from warboard.ai import ladder
+from warboard.ai.ladder import LADDER, ladder_specs, option_sets, run_ladder_command
+from warboard.ai.levels import LEVELS
+from warboard.holdtheline.scenario_file import list_names
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_ladder_is_random_greedy_and_every_level():
+    assert ("random", "greedy", *LEVELS) == LADDER
+    assert {"easy", "medium", "hard", "expert"} <= set(LADDER)
+
+
+def test_a_card_game_plays_every_pair_both_ways_on_its_default_options():
+    specs = ladder_specs("hill218", 4, seed=1, time_caps=False)
+    assert option_sets("hill218") == [{}]
+    games = collections.Counter(s.agents for s in specs)
+    pairs = len(LADDER) * (len(LADDER) - 1) // 2
+    assert len(specs) == 4 * pairs and len(games) == 2 * pairs
+    assert set(games.values()) == {2}  # each seat order twice
+    assert len({s.seed for s in specs}) == len(specs)
+    assert not any(s.time_caps for s in specs)
+
+
+def test_hold_the_line_plays_every_pair_on_every_battle_both_ways():
+    battles = [name for name in list_names() if name != "tutorial"]
+    assert len(battles) == 13
+    specs = ladder_specs("holdtheline", 2, seed=1, time_caps=True)
+    on = collections.defaultdict(set)
+    for s in specs:
+        on[s.options["scenario"]].add(s.agents)
+    assert sorted(on) == sorted(battles)
+    pairs = len(LADDER) * (len(LADDER) - 1) // 2
+    assert all(len(orders) == 2 * pairs for orders in on.values())
+    assert len({s.seed for s in specs}) == len(specs)
+
+
+def test_a_ladder_writes_each_games_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(ladder, "LADDER", ("random", "greedy"))  # two quick agents
+    args = argparse.Namespace(game=["hill218", "ogre218"], games=2, jobs=1, backend="process",
+                              seed=3, no_time_caps=True, out=str(tmp_path), json=True,
+                              records=None)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert run_ladder_command(args) == 0
+    reports = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r["game"] for r in reports] == ["hill218-ladder", "ogre218-ladder"]
+    for rep in reports:
+        assert rep == json.loads((tmp_path / f"arena-{rep['game']}.json").read_text())
+        assert rep["agents"] == ["random", "greedy"] and rep["games_per_pair"] == 2
+        pair = rep["pairs"][0]
+        assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == 2
+
+
+def test_the_published_ladder_in_the_docs_is_the_reports():
+    """docs/ai.md's table is docs/results' ladder reports, rounded."""
+    text = (ROOT / "docs/ai.md").read_text(encoding="utf-8")
+    table = text.split("<!-- ladder:", 1)[1].split("\n\n", 1)[0]
+    rows = {m[0]: m[1:] for m in re.findall(
+        r"^\| `(\w+)` \| (\d+) \((\d+)–(\d+)\) \| (\d+) \((\d+)–(\d+)\) \| "
+        r"([\d.]+) / ([\d.]+) \|$", table, re.M)}
+    reports = [json.loads((ROOT / f"docs/results/arena-{game}-ladder.json").read_text())
+               for game in ("hill218", "ogre218")]
+    assert set(rows) == set(LADDER) == set(reports[0]["agents"]) == set(reports[1]["agents"])
+    for agent, cells in rows.items():
+        expected = []
+        for rep in reports:
+            lo, hi = rep["elo_interval"][agent]
+            expected += [str(round(rep["elo"][agent])), str(round(lo)), str(round(hi))]
+        expected += [f"{rep['decision_seconds'][agent]:.3f}" for rep in reports]
+        assert list(cells) == expected, agent
+    assert all(rep["games_per_pair"] == 20 for rep in reports)
