@@ -36,6 +36,13 @@ class ArenaReport:
                 "elo_interval": {a: list(v) for a, v in self.elo_interval.items()},
                 "decision_seconds": self.decision_seconds}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ArenaReport:
+        """A report read back from its JSON file (``to_json``)."""
+        return cls(data["game"], data["games_per_pair"], data["agents"], data["pairs"],
+                   data["elo"], {a: (lo, hi) for a, (lo, hi) in data["elo_interval"].items()},
+                   data["decision_seconds"])
+
 
 def schedule(game: str, agents: Sequence[str], games_per_pair: int, seed: int,
              options: dict[str, Any] | None = None, time_caps: bool = True,

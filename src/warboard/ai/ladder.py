@@ -1,6 +1,6 @@
 """``warboard ladder``: the published ladder, the round robin of every agent the computer plays
 as (random play, greedy, and each level) for each game, with Elo ratings, their 95% intervals
-and a chart (docs/ai.md, "The ladder").
+and a chart, and the Markdown table of them all (docs/ai.md, "The ladder").
 
 A game whose battles differ (``GameInfo.ladder_options``: Hold the Line's) plays every pair
 over each of them in turn, both seat orders on each, so that its ratings hold over all its
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from warboard.ai.arena import schedule
+from warboard.ai.arena import ArenaReport, schedule
 from warboard.ai.arena_cli import play_tournament
 from warboard.ai.levels import LEVELS
 from warboard.ai.match import MatchSpec
@@ -40,6 +41,22 @@ def ladder_specs(game: str, games: int, seed: int, time_caps: bool) -> list[Matc
     return specs
 
 
+def markdown_table(reports: list[ArenaReport]) -> str:
+    """The ladder's table: each agent's Elo with its 95% interval in each game's report, and
+    its seconds a decision, the strongest first (by the first game)."""
+    first = reports[0]
+    games = [rep.game.removesuffix("-ladder") for rep in reports]
+    lines = [f"| agent | {' | '.join(f'{g} Elo (95%)' for g in games)} | "
+             f"s / decision ({' / '.join(games)}) |",
+             "|---|" + "---|" * (len(reports) + 1)]
+    for agent in sorted(first.agents, key=lambda a: -first.elo[a]):
+        elo = [f"{round(rep.elo[agent])} ({round(rep.elo_interval[agent][0])}–"
+               f"{round(rep.elo_interval[agent][1])})" for rep in reports]
+        seconds = " / ".join(f"{rep.decision_seconds[agent]:.3f}" for rep in reports)
+        lines.append(f"| `{agent}` | {' | '.join(elo)} | {seconds} |")
+    return "\n".join(lines) + "\n"
+
+
 def run_ladder_command(args: argparse.Namespace) -> int:
     if args.games < 2 or args.games % 2:
         raise ValueError("--games must be even (both seat orders) and at least 2")
@@ -47,10 +64,16 @@ def run_ladder_command(args: argparse.Namespace) -> int:
     if unknown:
         raise ValueError(f"unknown game {unknown[0]!r}: choose from {', '.join(game_names())}")
     console = Console(quiet=args.json)
+    reports = []
     for game in args.game or game_names():
         specs = ladder_specs(game, args.games, args.seed, not args.no_time_caps)
         per_pair = args.games * len(option_sets(game))
         rep = play_tournament(args, console, f"{game}-ladder", list(LADDER), specs, per_pair)
+        reports.append(rep)
         if args.json:
             print(json.dumps(rep.to_json()), flush=True)
+    table = Path(args.out) / "ladder.md"
+    table.write_text(markdown_table(reports), encoding="utf-8")
+    console.print(markdown_table(reports), markup=False)
+    console.print(f"wrote {table}", markup=False)
     return 0
