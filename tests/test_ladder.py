@@ -33,8 +33,8 @@ def test_the_ladder_is_random_greedy_and_every_level():
 
 
 def test_a_card_game_plays_every_pair_both_ways_on_its_default_options():
-    specs = ladder_specs("hill218", 4, seed=1, time_caps=False)
     assert option_sets("hill218") == [{}]
+    specs = ladder_specs("hill218", option_sets("hill218"), 4, seed=1, time_caps=False)
     games = collections.Counter(s.agents for s in specs)
     pairs = len(LADDER) * (len(LADDER) - 1) // 2
     assert len(specs) == 4 * pairs and len(games) == 2 * pairs
@@ -46,7 +46,7 @@ def test_a_card_game_plays_every_pair_both_ways_on_its_default_options():
 def test_hold_the_line_plays_every_pair_on_every_battle_both_ways():
     battles = [name for name in list_names() if name != "tutorial"]
     assert len(battles) == 13
-    specs = ladder_specs("holdtheline", 2, seed=1, time_caps=True)
+    specs = ladder_specs("holdtheline", option_sets("holdtheline"), 2, seed=1, time_caps=True)
     on = collections.defaultdict(set)
     for s in specs:
         on[s.options["scenario"]].add(s.agents)

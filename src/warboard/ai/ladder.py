@@ -32,10 +32,12 @@ def option_sets(game: str) -> list[dict[str, Any]]:
     return [{}] if ref is None else list(resolve(ref)())
 
 
-def ladder_specs(game: str, games: int, seed: int, time_caps: bool) -> list[MatchSpec]:
-    """Every game of ``game``'s ladder: ``games`` a pair on each of its option sets."""
+def ladder_specs(game: str, variants: list[dict[str, Any]], games: int, seed: int,
+                 time_caps: bool) -> list[MatchSpec]:
+    """Every game of ``game``'s ladder: ``games`` a pair on each of ``variants`` (its
+    ``option_sets``)."""
     specs = []
-    for n, options in enumerate(option_sets(game)):
+    for n, options in enumerate(variants):
         specs += schedule(game, list(LADDER), games, seed * 1_009 + n, options,
                           time_caps=time_caps)
     return specs
@@ -66,14 +68,16 @@ def run_ladder_command(args: argparse.Namespace) -> int:
     console = Console(quiet=args.json)
     reports = []
     for game in args.game or game_names():
-        specs = ladder_specs(game, args.games, args.seed, not args.no_time_caps)
-        per_pair = args.games * len(option_sets(game))
-        rep = play_tournament(args, console, f"{game}-ladder", list(LADDER), specs, per_pair)
+        variants = option_sets(game)
+        specs = ladder_specs(game, variants, args.games, args.seed, not args.no_time_caps)
+        rep = play_tournament(args, console, f"{game}-ladder", list(LADDER), specs,
+                              args.games * len(variants))
         reports.append(rep)
         if args.json:
             print(json.dumps(rep.to_json()), flush=True)
-    table = Path(args.out) / "ladder.md"
-    table.write_text(markdown_table(reports), encoding="utf-8")
-    console.print(markdown_table(reports), markup=False)
-    console.print(f"wrote {table}", markup=False)
+    table = markdown_table(reports)
+    path = Path(args.out) / "ladder.md"
+    path.write_text(table, encoding="utf-8")
+    console.print(table, markup=False)
+    console.print(f"wrote {path}", markup=False)
     return 0
