@@ -177,7 +177,7 @@ export class ReplayView {
    * its better play is drawn on the board. */
   betterPlay() {
     const ply = this.judgedPly();
-    const judged = ply === null ? null : this.analysis?.judged(ply);
+    const judged = ply === null ? null : this.analysis.judged(ply);
     return judged?.label ? judged : null;
   }
 
