@@ -100,6 +100,13 @@ TEST_MARKERS: dict[str, dict[str, tuple[str, ...]]] = {
         "test_search_beats_random_play": ("slow",),
     },
     "test_htl_ai.py": {"test_search_beats_random_play": ("slow",)},
+    "test_training.py": {  # self-play generations with the learner
+        "test_training_resumed_after_an_interruption_ends_where_an_uninterrupted_run_does":
+            ("slow",),
+        "test_the_train_command_reports_each_generation_and_refuses_a_changed_resume":
+            ("slow",),
+        "test_training_on_ray_is_the_same_run": ("ray",),
+    },
     "test_adapters_gym.py": {  # a warboard process; training
         "test_gymnasium_make_imports_the_module_itself": ("slow",),
         "test_maskable_ppo_learns_a_little": ("slow",),

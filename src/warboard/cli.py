@@ -64,13 +64,15 @@ def build_parser() -> argparse.ArgumentParser:
     arena = _add_arena(sub)
     _add_ladder(sub)
     _add_analyse(sub)
+    train = _add_train(sub)
     _add_serve(sub)
     add_data_commands(sub)
     _add_loadtest(sub)
     bench = _add_bench(sub)
     _add_headtohead(sub)
     _add_completion(sub)
-    for command, command_parser in (("play", play), ("arena", arena), ("bench", bench)):
+    for command, command_parser in (("play", play), ("arena", arena), ("bench", bench),
+                                    ("train", train)):
         _add_game_options(command, command_parser, clis)
     for action in _actions(parser):
         if action.metavar in PATH_COMPLETION:
@@ -169,8 +171,9 @@ def _add_arena(sub: Commands) -> argparse.ArgumentParser:
     arena.add_argument("--game", choices=registry.game_names(), default=default,
                        help=f"which game (default: {default})")
     arena.add_argument("--agents", default="random,greedy,ismcts:hard",
-                       help="comma-separated agents: random, greedy, ismcts:LEVEL or a level "
-                            "(easy, medium, hard, expert) (default: random,greedy,ismcts:hard)")
+                       help="comma-separated agents: random, greedy, ismcts:LEVEL, a level "
+                            "(easy, medium, hard, expert) or model:FILE, hard's search with a "
+                            "model 'warboard train' made (default: random,greedy,ismcts:hard)")
     arena.add_argument("--games", type=int, default=20,
                        help="games per pair of agents (default: 20)")
     _add_tournament_arguments(arena, "arena-out")
@@ -240,6 +243,62 @@ def _add_analyse(sub: Commands) -> None:
                               "win_probability, best, best_win_probability, loss, label), then "
                               "the summary")
     analyse.set_defaults(run="warboard.ai.analysis_cli:run_analyse_command")
+
+
+def _add_train(sub: Commands) -> argparse.ArgumentParser:
+    train = sub.add_parser(
+        "train", help="self-play training of a policy-value model for the search",
+        description="Each generation the best model so far (at first the game's hand-written "
+                    "evaluation) plays --games self-play games with the search in the loop; "
+                    "the learner (PyTorch, the 'train' extra) fits the model to the last "
+                    "--buffer generations' decisions; the new model plays --eval-games games "
+                    "against the best and is kept when it scores --keep-score. Writes the "
+                    "checkpoint, models, samples and an Elo plot into --out; --resume goes on "
+                    "after an interruption. Reproducible from --seed (docs/ai.md, \"Self-play "
+                    "training\").")
+    train.add_argument("game", choices=registry.game_names(), metavar="GAME",
+                       help=f"which game: {', '.join(registry.game_names())}")
+    train.add_argument("--out", metavar="DIR", default="train-out",
+                       help="the run's folder (default: train-out)")
+    train.add_argument("--resume", action="store_true",
+                       help="go on with the run in --out (its configuration; --generations "
+                            "may raise its length)")
+    from warboard.ai.train_config import TrainConfig
+
+    defaults = TrainConfig("", {}, {})
+    numbers = (
+        ("generations", int, "generations to train"),
+        ("games", int, "self-play games a generation"),
+        ("iterations", int, "search iterations a decision, in self-play and judging games"),
+        ("exploration", float, "the search's exploration constant"),
+        ("explore-decisions", int, "each seat's first decisions of a self-play game drawn in "
+                                   "proportion to the visits"),
+        ("buffer", int, "generations of samples the learner fits (the replay buffer)"),
+        ("hidden", int, "units in each of the model's two hidden layers"),
+        ("epochs", int, "passes over the buffer a generation"),
+        ("batch", int, "samples a learning step"),
+        ("learning-rate", float, "Adam's learning rate"),
+        ("eval-games", int, "games of the new model against the best, even"),
+        ("keep-score", float, "the score against the best that keeps a new model"),
+        ("value-weight", float, "the model's share of the search's value beside the game's "
+                                "hand-written evaluation (1: the model's alone; 0: its "
+                                "policy only)"),
+        ("seed", int, "the run's seed"),
+    )
+    for name, kind, text in numbers:
+        default = getattr(defaults, name.replace("-", "_"))
+        # None: the configuration's default, or on --resume the run's own
+        train.add_argument(f"--{name}", type=kind, default=None,
+                           help=f"{text} (default: {default})")
+    train.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="parallel self-play worker processes (default: one per core)")
+    train.add_argument("--backend", choices=("process", "ray"), default="process",
+                       help="self-play workers and the learner in local processes or as Ray "
+                            "tasks (extra 'ray'; RAY_ADDRESS names a cluster)")
+    train.add_argument("--json", action="store_true",
+                       help="print each finished generation as one JSON object a line")
+    train.set_defaults(run="warboard.ai.train_cli:run_train_command")
+    return train
 
 
 def _add_serve(sub: Commands) -> None:

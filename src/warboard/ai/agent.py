@@ -44,8 +44,9 @@ def decide(agent: Agent, state: State, rng: random.Random) -> Action:
 
 
 def make_agent(spec: str, time_caps: bool = True) -> Agent:
-    """An agent from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:LEVEL``, or a
-    level alone (``easy``, ``medium``, ``hard``, ``expert``). Without ``time_caps`` a level
+    """An agent from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:LEVEL``, a
+    level alone (``easy``, ``medium``, ``hard``, ``expert``), or ``model:FILE``, ``hard``'s
+    search reading a trained model (``ai.model``). Without ``time_caps`` a level
     searches its full iteration budget however long it takes (reproducible on any machine)."""
     from warboard.ai.levels import LEVELS, agent_for_level
 
@@ -63,5 +64,9 @@ def make_agent(spec: str, time_caps: bool = True) -> Agent:
         return GreedyAgent()
     if name == "ismcts":
         return agent_for_level(arg or "hard", **caps)
-    raise ValueError(f"unknown agent {spec!r}; agents: random, greedy, ismcts:LEVEL or a level "
-                     f"({', '.join(LEVELS)})")
+    if name == "model" and arg:
+        from warboard.ai.model import ModelAgent
+
+        return ModelAgent(arg, time_caps)
+    raise ValueError(f"unknown agent {spec!r}; agents: random, greedy, ismcts:LEVEL, a level "
+                     f"({', '.join(LEVELS)}) or model:FILE (a trained model)")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from warboard.ai.match import MatchResult, MatchSpec, play_match
+from warboard.ai.parallel import map_jobs
 from warboard.ai.ratings import elo, elo_intervals, score_interval
 from warboard.core.record import Record
 
@@ -61,28 +62,8 @@ def schedule(game: str, agents: Sequence[str], games_per_pair: int, seed: int,
 
 def run_matches(specs: Sequence[MatchSpec], jobs: int, backend: str = "process",
                 progress: Callable[[MatchResult], None] | None = None) -> list[MatchResult]:
-    if backend == "ray":
-        from warboard.ai.ray_backend import run_on_ray
-
-        return run_on_ray(specs, progress)
-    if backend != "process":
-        raise ValueError(f"unknown backend {backend!r}; use 'process' or 'ray'")
-    results: list[MatchResult] = []
-    if jobs <= 1:
-        for spec in specs:
-            results.append(play_match(spec))
-            if progress:
-                progress(results[-1])
-        return results
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(play_match, spec) for spec in specs]
-        for future in as_completed(futures):
-            results.append(future.result())
-            if progress:
-                progress(results[-1])
-    return results
+    """Every match of ``specs``, in their order (``parallel.map_jobs``)."""
+    return map_jobs(play_match, specs, jobs, backend, progress)
 
 
 def write_records(specs: Sequence[MatchSpec], results: Sequence[MatchResult],

@@ -29,12 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from warboard.ai.agent import Agent, view_seat
-from warboard.ai.knowledge import (
-    action_prior_for,
-    evaluator_for,
-    horizon_for,
-    rollout_policy_for,
-)
+from warboard.ai.knowledge import Knowledge, knowledge_for
 from warboard.core.protocol import CHANCE, Action, Game, sample_chance
 
 
@@ -63,7 +58,8 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
                  exploration: float = 0.5, rollout_depth: int = 0, widening: float = 4.0,
                  prior_weight: float = 0.5, name: str = "ismcts",
-                 per_game: dict[str, dict[str, Any]] | None = None) -> None:
+                 per_game: dict[str, dict[str, Any]] | None = None,
+                 knowledge: Knowledge | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations, seconds or both")
         self.iterations = iterations
@@ -76,6 +72,8 @@ class ISMCTSAgent(Agent):
         self.last_iterations = 0
         # game name -> its own values of any of SETTINGS (levels.GAME_LEVELS)
         self.per_game = dict(per_game or {})
+        # what the search knows of the game (a trained model's); None: the game's own
+        self.knowledge = knowledge
 
     SETTINGS = ("iterations", "seconds", "rollout_depth", "exploration", "widening",
                 "prior_weight")
@@ -104,27 +102,26 @@ class ISMCTSAgent(Agent):
         cfg = self.settings(game.name)
         iterations, seconds, depth = cfg["iterations"], cfg["seconds"], cfg["rollout_depth"]
         search = (cfg["exploration"], cfg["widening"], cfg["prior_weight"])
-        horizon = horizon_for(game)
+        know = self.knowledge or knowledge_for(game)
         deadline = None if seconds is None else time.perf_counter() + seconds
         seat = view_seat(view)
-        evaluate = evaluator_for(game)
-        policy = rollout_policy_for(game)
-        prior = action_prior_for(game)
         root = Node(1 - seat)
         base = game.sample_state(view, rng)
-        beyond = None if horizon is None else horizon(base)
-        root_priors = {}
-        for action in legal:
-            after = base.clone()
-            after.apply(action)
-            root_priors[action] = evaluate(after, seat)
+        beyond = None if know.horizon is None else know.horizon(base)
+        if know.play_priors is not None:
+            root_priors = dict(zip(legal, know.play_priors(base, legal), strict=True))
+        else:
+            root_priors = {}
+            for action in legal:
+                after = base.clone()
+                after.apply(action)
+                root_priors[action] = know.evaluate(after, seat)
         limit = iterations if iterations is not None else 1 << 62
         done = 0
         # at least one iteration, so that a root child exists however short the time
         while done < limit and (done == 0 or deadline is None or time.perf_counter() < deadline):
             state = game.sample_state(view, rng)
-            self._iterate(root, state, rng, evaluate, policy, prior, root_priors, depth,
-                          search, beyond, include)
+            self._iterate(root, state, rng, know, root_priors, depth, search, beyond, include)
             done += 1
         self.last_iterations = done
         best = max((c.visits, c.value / max(c.visits, 1), root_priors.get(a, 0.0), i, a)
@@ -132,8 +129,8 @@ class ISMCTSAgent(Agent):
         return Searched(best[4], {a: (c.visits, c.value / max(c.visits, 1))
                                   for a, c in root.children.items() if a in root_priors})
 
-    def _iterate(self, root: Node, state: Any, rng: random.Random, evaluate: Any, policy: Any,
-                 prior: Any, root_priors: dict[Action, float], depth: int,
+    def _iterate(self, root: Node, state: Any, rng: random.Random, know: Knowledge,
+                 root_priors: dict[Action, float], depth: int,
                  search: tuple[float, float, float], beyond: Any = None,
                  include: Action | None = None) -> None:
         c, widening, w = search
@@ -148,11 +145,13 @@ class ISMCTSAgent(Agent):
                 break  # the game's search horizon (e.g. the end of the turn): a leaf
             legal = state.legal_actions()
             if node is root:
-                scored = sorted(((root_priors.get(a, 0.0), a) for a in legal),
-                                key=lambda pa: pa[0], reverse=True)
+                weights = [root_priors.get(a, 0.0) for a in legal]
+            elif know.play_priors is not None:
+                weights = know.play_priors(state, legal)
             else:
-                scored = sorted(((prior(state, a), a) for a in legal),
-                                key=lambda pa: pa[0], reverse=True)
+                weights = [know.action_prior(state, a) for a in legal]
+            scored = sorted(zip(weights, legal, strict=True), key=lambda pa: pa[0],
+                            reverse=True)
             width = max(1, int(widening * math.sqrt(node.visits + 1)))
             allowed = scored[:width]
             if node is root and include is not None:  # first: expanded however few iterations
@@ -186,22 +185,22 @@ class ISMCTSAgent(Agent):
             state.apply(action)
             node = best_child
             path.append(node)
-        values = self._rollout(state, rng, evaluate, policy, depth)
+        values = self._rollout(state, rng, know, depth)
         for n in path:
             n.visits += 1
             n.value += values[n.seat]
 
-    def _rollout(self, state: Any, rng: random.Random, evaluate: Any,
-                 policy: Any, depth: int) -> tuple[float, float]:
+    def _rollout(self, state: Any, rng: random.Random, know: Knowledge,
+                 depth: int) -> tuple[float, float]:
         decisions = 0
         while not state.is_terminal() and decisions < depth:
             if state.current_player() == CHANCE:
                 state.apply(sample_chance(state, rng))
             else:
-                policy(state, rng)
+                know.rollout_policy(state, rng)
                 decisions += 1
         if state.is_terminal():
             r = state.returns()
             return (r[0], r[1])
-        v = evaluate(state, 0)
+        v = know.evaluate(state, 0)
         return (v, -v)

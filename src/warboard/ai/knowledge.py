@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ Evaluator = Callable[[State, int], float]
 Prior = Callable[[State, Any], float]
 Policy = Callable[[State, random.Random], None]
 Horizon = Callable[[State], Callable[[State], bool]]
+PlayPriors = Callable[[State, Sequence[Any]], list[float]]
 
 
 def final_result(state: State, seat: int) -> float:
@@ -38,12 +39,16 @@ class Knowledge:
     """What a game tells its search: ``evaluate(state, seat)`` in [-1, 1] for ``seat``,
     ``action_prior(state, action)`` (higher: try it first), ``rollout_policy(state, rng)``
     (plays one step of a rollout) and ``horizon``: given the root state, a test of whether a
-    state met in the search lies beyond it (search then scores it as a leaf), or ``None``."""
+    state met in the search lies beyond it (search then scores it as a leaf), or ``None``.
+    ``play_priors(state, legal)``, when given (a trained model's policy), weighs all the legal
+    plays at once and stands in for both of the search's priors: the evaluation of each play's
+    result at the root and ``action_prior`` below it."""
 
     evaluate: Evaluator = final_result
     action_prior: Prior = no_prior
     rollout_policy: Policy = uniform_rollout
     horizon: Horizon | None = None
+    play_priors: PlayPriors | None = None
 
 
 NEUTRAL = Knowledge()

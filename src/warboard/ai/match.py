@@ -7,8 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from warboard.ai.agent import decide, make_agent
-from warboard.core.protocol import CHANCE, sample_chance
+from warboard.ai.agent import Agent, decide, make_agent
+from warboard.core.protocol import CHANCE, Game, State, sample_chance
 from warboard.core.record import Recorder
 from warboard.core.registry import make_game
 
@@ -38,11 +38,30 @@ def play_match(spec: MatchSpec) -> MatchResult:
     reproducible when the agents' budgets are iterations. A kept record names the agents as its
     players and the match's seed as its seed; keeping it changes nothing in the game."""
     game = make_game(spec.game, spec.options)
-    agents = [make_agent(spec.agents[0], spec.time_caps), make_agent(spec.agents[1],
-                                                                     spec.time_caps)]
-    chance_rng = random.Random(f"{spec.seed}:chance")
-    agent_rngs = [random.Random(f"{spec.seed}:seat{s}") for s in (0, 1)]
+    agents = (make_agent(spec.agents[0], spec.time_caps),
+              make_agent(spec.agents[1], spec.time_caps))
     recorder = Recorder(game, spec.seed, list(spec.agents)) if spec.keep_record else None
+    played = play_game(game, agents, spec.seed, recorder)
+    return MatchResult(spec, played.returns, played.decisions, played.think_seconds,
+                       played.state.observation(None).get("result"),
+                       None if recorder is None else recorder.record.to_json())
+
+
+@dataclass(frozen=True)
+class Played:
+    state: State  # the final position
+    returns: tuple[float, float]
+    decisions: tuple[int, int]
+    think_seconds: tuple[float, float]
+
+
+def play_game(game: Game, agents: tuple[Agent, Agent], seed: int,
+              recorder: Recorder | None = None) -> Played:
+    """One game of ``agents`` (seat 0's, seat 1's) from ``game``'s initial position (the
+    recorder's, which records it, when given); chance and each seat draw from their own
+    generators seeded from ``seed``."""
+    chance_rng = random.Random(f"{seed}:chance")
+    agent_rngs = [random.Random(f"{seed}:seat{s}") for s in (0, 1)]
     state = game.new_initial_state() if recorder is None else recorder.state
     apply = state.apply if recorder is None else recorder.apply
     decisions = [0, 0]
@@ -58,6 +77,5 @@ def play_match(spec: MatchSpec) -> MatchResult:
         decisions[seat] += 1
         apply(action)
     returns = state.returns()
-    return MatchResult(spec, (returns[0], returns[1]), (decisions[0], decisions[1]),
-                       (think[0], think[1]), state.observation(None).get("result"),
-                       None if recorder is None else recorder.record.to_json())
+    return Played(state, (returns[0], returns[1]), (decisions[0], decisions[1]),
+                  (think[0], think[1]))

@@ -38,9 +38,9 @@ class GameInfo:
       adapters (``warboard.adapters.encodings``);
     * ``terminal``: ``run_play(args)`` and ``run_replay(record, args)`` (``warboard.terminal``);
     * ``cli``: ``add_arguments(command, group)``, the game's own options of the commands
-      ``play``, ``arena`` and ``bench``, ``game_options(name, args)``, the game's options from
-      them for the arena, and ``add_commands(commands, queries)``, its own commands and
-      ``rules`` queries (``warboard.cli``);
+      ``play``, ``arena``, ``bench`` and ``train``, ``game_options(name, args)``, the game's
+      options from them for the arena and training, and ``add_commands(commands,
+      queries)``, its own commands and ``rules`` queries (``warboard.cli``);
     * ``bench``: ``run_bench(args)``, ``warboard bench NAME``;
     * ``vector``: ``make_vector_env(name, num_envs, **options)``, a Gymnasium vector environment
       stepped natively (``warboard.adapters.vector``).
@@ -75,6 +75,9 @@ class GameInfo:
     ladder_options: str | None = None
     hidden_information: bool = False  # a seat may not see everything (the card games' hands)
     levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # level -> budget
+    # the research encoding's parameters a trained model reads, beyond the game's options
+    # (the card games' smaller window keeps the model's policy head, and its file, small)
+    model_params: Mapping[str, Any] = field(default_factory=dict)
 
 
 _games: dict[str, GameInfo] = {}

@@ -15,13 +15,14 @@ def _damaged_ogres(text: str) -> list[int]:
 
 
 def add_arguments(command: str, group: argparse._ArgumentGroup) -> None:
-    """Their options of ``warboard play``, ``warboard arena`` and ``warboard bench``."""
+    """Their options of ``warboard play``, ``warboard arena``, ``warboard bench`` and
+    ``warboard train``."""
     if command == "play":
         group.add_argument("--quick-start", action="store_true",
                            help="draw 3 cards and skip putting 2 under the deck")
         group.add_argument("--damaged-ogres", type=_damaged_ogres, metavar="N0,N1",
                            help="ogre218 handicap: Ogres that start damaged in each seat's deck")
-    elif command == "arena":
+    elif command in ("arena", "train"):
         group.add_argument("--quick-start", action="store_true",
                            help="play with the quick_start option")
     elif command == "bench":

@@ -12,7 +12,8 @@ from warboard.core.registry import make_game
 
 
 def add_arguments(command: str, group: argparse._ArgumentGroup) -> None:
-    """Its options of ``warboard play``, ``warboard arena`` and ``warboard bench``."""
+    """Its options of ``warboard play``, ``warboard arena``, ``warboard bench`` and
+    ``warboard train``."""
     if command == "play":
         scenario = group.add_mutually_exclusive_group()
         scenario.add_argument("--scenario", default=None, metavar="NAME",
@@ -36,7 +37,7 @@ def add_arguments(command: str, group: argparse._ArgumentGroup) -> None:
         group.add_argument("--rule", action="append", default=[], metavar="OPTION",
                            help="switch on an optional rule of section 11 by name or number "
                                 "(e.g. leader_ratings or 11.6); may be repeated")
-    elif command == "arena":
+    elif command in ("arena", "train"):
         group.add_argument("--scenario", default=None, help="the scenario (default: tutorial)")
     elif command == "bench":
         group.add_argument("--scenario", default=None,
