@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -140,6 +141,14 @@ def test_the_train_command_reports_each_generation_and_refuses_a_changed_resume(
     assert main(["train", "hill218", "--out", str(out), "--resume", "--generations", "2",
                  "--jobs", "1", "--json"]) == 0
     assert [json.loads(x)["generation"] for x in capsys.readouterr().out.splitlines()] == [2]
+
+
+def test_training_without_the_train_extra_says_how_to_get_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if PyTorch were not installed
+    assert main(["train", "hill218", "--out", str(tmp_path / "run"), "--jobs", "1"]) == 1
+    assert "training needs the 'train' extra: pip install 'warboard[train]'" in \
+        capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
 
 
 def test_elo_of_a_score_is_symmetric_and_finite():

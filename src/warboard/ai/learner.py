@@ -12,6 +12,7 @@ import numpy as np
 
 from warboard.ai.model import LAYERS
 from warboard.ai.selfplay import Samples
+from warboard.core.errors import MissingExtraError
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,13 @@ class Learned:
     value_loss: float
 
 
-def _torch() -> Any:
+def require_torch() -> Any:
+    """``torch``, or the error that says how to install it."""
     try:
         import torch
     except ImportError as exc:
-        raise RuntimeError("training needs the 'train' extra: pip install 'warboard[train]'"
-                           ) from exc
+        raise MissingExtraError("training needs the 'train' extra: pip install 'warboard[train]'"
+                                ) from exc
     return torch
 
 
@@ -47,7 +49,7 @@ def learn(job: LearnJob) -> Learned:
     """``job.epochs`` passes over the samples in a seeded order: cross-entropy of the policy
     (over each decision's legal ids) against the search's visit shares, plus the squared error
     of the value against the result."""
-    torch = _torch()
+    torch = require_torch()
     torch.manual_seed(job.seed)
     net = _network(torch, job.inputs, job.hidden, job.actions)
     if job.start is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from warboard.core.errors import MissingExtraError
+
 Job = TypeVar("Job")
 Result = TypeVar("Result")
 
@@ -46,8 +48,8 @@ def ray_module() -> Any:
     try:
         import ray
     except ImportError as exc:
-        raise RuntimeError("the ray backend needs the 'ray' extra: pip install 'warboard[ray]'"
-                           ) from exc
+        raise MissingExtraError("the ray backend needs the 'ray' extra: pip install 'warboard[ray]'"
+                                ) from exc
     if not ray.is_initialized():
         ray.init(ignore_reinit_error=True, log_to_driver=False)
     return ray

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from warboard.adapters.encodings import make_encoding
-from warboard.ai.learner import LearnJob, learn
+from warboard.ai.learner import LearnJob, learn, require_torch
 from warboard.ai.model import LAYERS, PolicyValueModel, observation_size
 from warboard.ai.parallel import map_jobs
 from warboard.ai.selfplay import (
@@ -145,6 +145,8 @@ class Trainer:
     # -- the loop
 
     def train(self, on_generation: Callable[[Generation], None] | None = None) -> Run:
+        if self.backend == "process":
+            require_torch()  # before the first generation's games, not after them
         self.folder.mkdir(parents=True, exist_ok=True)
         self._save_checkpoint()
         while len(self.run.done) < self.run.config.generations:

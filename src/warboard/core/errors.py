@@ -34,3 +34,8 @@ class DataFileError(WarboardError):
         self.problem_msg = problem if isinstance(problem, dict) else None
         self.problem = english(problem)
         super().__init__(f"{path}: {field}: {self.problem}")
+
+
+class MissingExtraError(WarboardError):
+    """A command needs an optional extra (a heavy dependency) that is not installed; the
+    message says how to install it."""
