@@ -64,6 +64,7 @@ def run_train_command(args: argparse.Namespace) -> int:
 
         run = trainer.train(report)
     best = run.best_generation
-    console.print(f"{folder}: {len(run.done)} generations; best model: "
+    count = len(run.done)
+    console.print(f"{folder}: {count} generation{'' if count == 1 else 's'}; best model: "
                   f"{'none kept yet' if best is None else folder / 'best.npz'}", markup=False)
     return 0
