@@ -46,10 +46,25 @@ class PolicyValueModel:
 
     def predict(self, obs: np.ndarray) -> tuple[np.ndarray, float]:
         """Logits over every action id and the value, for one observation vector."""
+        h = self.hidden(obs)
+        return self.logits(h, slice(None)), self.value(h)
+
+    def hidden(self, obs: np.ndarray) -> np.ndarray:
+        """The second hidden layer's activations. An observation is mostly zeros (one-hot
+        planes), so the first layer sums the rows of its non-zero inputs only."""
         a = self.arrays
-        h = np.maximum(obs @ a["w1"] + a["b1"], 0.0)
-        h = np.maximum(h @ a["w2"] + a["b2"], 0.0)
-        return h @ a["wp"] + a["bp"], math.tanh(float(h @ a["wv"][:, 0] + a["bv"][0]))
+        nz = np.flatnonzero(obs)
+        h = np.maximum(obs[nz] @ a["w1"][nz] + a["b1"], 0.0)
+        return np.maximum(h @ a["w2"] + a["b2"], 0.0)
+
+    def value(self, h: np.ndarray) -> float:
+        a = self.arrays
+        return math.tanh(float(h @ a["wv"][:, 0] + a["bv"][0]))
+
+    def logits(self, h: np.ndarray, ids: Any) -> np.ndarray:
+        """The logits of the action ids ``ids`` (an index array or a slice)."""
+        a = self.arrays
+        return h @ a["wp"][:, ids] + a["bp"][ids]
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -110,7 +125,7 @@ def model_knowledge(model: PolicyValueModel, value_weight: float = 1.0) -> Knowl
     def model_value(state: State, seat: int) -> float:
         to_move = state.current_player()
         judge = 0 if to_move == CHANCE else to_move
-        _, value = model.predict(encoding.observe_flat(state, judge))
+        value = model.value(model.hidden(encoding.observe_flat(state, judge)))
         return value if judge == seat else -value
 
     def evaluate(state: State, seat: int) -> float:
@@ -124,19 +139,20 @@ def model_knowledge(model: PolicyValueModel, value_weight: float = 1.0) -> Knowl
         return value_weight * mine + (1 - value_weight) * base.evaluate(state, seat)
 
     def play_priors(state: State, legal: Sequence[Action]) -> list[float]:
-        logits, _ = model.predict(encoding.observe_flat(state, state.current_player()))
-        return policy_over(logits, encoding.action_ids(state, legal))
+        ids = encoding.action_ids(state, legal)
+        known = [i for i in ids if i is not None]
+        if not known:
+            return [0.0] * len(ids)
+        h = model.hidden(encoding.observe_flat(state, state.current_player()))
+        return policy_over(model.logits(h, known), ids)
 
     return replace(base, evaluate=evaluate, play_priors=play_priors)
 
 
 def policy_over(logits: np.ndarray, ids: Sequence[int | None]) -> list[float]:
-    """The softmax of ``logits`` over the legal plays' ids (a play without an id gets 0)."""
-    known = [i for i in ids if i is not None]
-    if not known:
-        return [0.0] * len(ids)
-    chosen = logits[known]
-    weights = np.exp(chosen - chosen.max())
+    """The softmax of ``logits``, those of the plays with an id in ``ids``' order, spread
+    over the legal plays (a play without an id gets 0)."""
+    weights = np.exp(logits - logits.max())
     probs = iter((weights / weights.sum()).tolist())
     return [0.0 if i is None else next(probs) for i in ids]
 
