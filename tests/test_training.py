@@ -20,9 +20,10 @@ from warboard.adapters.encodings import make_encoding
 from warboard.ai.agent import decide, make_agent
 from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.model import LAYERS, PolicyValueModel, model_knowledge, observation_size
+from warboard.ai.ratings import elo_difference
 from warboard.ai.selfplay import SearchSpec, SelfPlayJob, play_selfplay
 from warboard.ai.train_config import TrainConfig
-from warboard.ai.training import CHECKPOINT, Trainer, elo_of_score
+from warboard.ai.training import CHECKPOINT, Trainer
 from warboard.cli import main
 from warboard.hill218 import CardGame
 from warboard.hill218.knowledge import evaluate_cards
@@ -152,10 +153,10 @@ def test_training_without_the_train_extra_says_how_to_get_it(tmp_path, monkeypat
 
 
 def test_elo_of_a_score_is_symmetric_and_finite():
-    assert elo_of_score(0.5, 20) == 0
-    assert elo_of_score(0.75, 20) == pytest.approx(-elo_of_score(0.25, 20))
-    assert elo_of_score(0.75, 20) == pytest.approx(190.8, abs=0.1)
-    assert 0 < elo_of_score(1.0, 20) < 700
+    assert elo_difference(0.5, 20) == 0
+    assert elo_difference(0.75, 20) == pytest.approx(-elo_difference(0.25, 20))
+    assert elo_difference(0.75, 20) == pytest.approx(190.8, abs=0.1)
+    assert 0 < elo_difference(1.0, 20) < 700
 
 
 def test_the_configuration_refuses_what_cannot_run():

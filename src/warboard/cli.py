@@ -19,6 +19,7 @@ from types import ModuleType
 import shtab
 
 from warboard import __version__
+from warboard.ai.parallel import BACKENDS
 from warboard.core import registry
 from warboard.core.errors import WarboardError
 from warboard.server.data_cli import add_commands as add_data_commands
@@ -191,7 +192,7 @@ def _add_tournament_arguments(command: argparse.ArgumentParser, out: str) -> Non
     """How ``arena`` and ``ladder`` play their games and where they write their reports."""
     command.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                          help="parallel worker processes (default: one per core)")
-    command.add_argument("--backend", choices=("process", "ray"), default="process",
+    command.add_argument("--backend", choices=BACKENDS, default="process",
                          help="run games in local processes or as Ray tasks (extra 'ray')")
     command.add_argument("--seed", type=int, default=1, help="tournament seed (default: 1)")
     command.add_argument("--no-time-caps", action="store_true",
@@ -292,7 +293,7 @@ def _add_train(sub: Commands) -> argparse.ArgumentParser:
                            help=f"{text} (default: {default})")
     train.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                        help="parallel self-play worker processes (default: one per core)")
-    train.add_argument("--backend", choices=("process", "ray"), default="process",
+    train.add_argument("--backend", choices=BACKENDS, default="process",
                        help="self-play workers and the learner in local processes or as Ray "
                             "tasks (extra 'ray'; RAY_ADDRESS names a cluster)")
     train.add_argument("--json", action="store_true",

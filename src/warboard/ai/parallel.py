@@ -21,8 +21,8 @@ def map_jobs(fn: Callable[[Job], Result], jobs: Sequence[Job], workers: int,
     result as it comes."""
     if backend == "ray":
         return _on_ray(fn, jobs, progress)
-    if backend != "process":
-        raise ValueError(f"unknown backend {backend!r}; use 'process' or 'ray'")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; use {' or '.join(map(repr, BACKENDS))}")
     if workers <= 1 or len(jobs) <= 1:
         results = []
         for job in jobs:

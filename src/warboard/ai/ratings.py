@@ -23,6 +23,13 @@ def score_interval(scores: Sequence[float]) -> tuple[float, float, float]:
     return (mean, max(0.0, centre - half), min(1.0, centre + half))
 
 
+def elo_difference(score: float, games: int) -> float:
+    """The Elo difference a mean score over ``games`` games means (kept finite: at most half a
+    game from all or none)."""
+    s = min(max(score, 0.5 / games), 1 - 0.5 / games)
+    return 400 * math.log10(s / (1 - s))
+
+
 def elo(games: Sequence[Game], agents: Sequence[str], iterations: int = 400) -> dict[str, float]:
     """Maximum-likelihood Elo ratings (Bradley-Terry with draws as half points), mean 1500.
 

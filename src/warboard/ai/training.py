@@ -24,7 +24,6 @@ generation from the files of the finished ones, so it ends where an uninterrupte
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
 import time
@@ -39,6 +38,7 @@ from warboard.adapters.encodings import make_encoding
 from warboard.ai.learner import LearnJob, learn, require_torch
 from warboard.ai.model import LAYERS, PolicyValueModel, observation_size
 from warboard.ai.parallel import map_jobs
+from warboard.ai.ratings import elo_difference
 from warboard.ai.selfplay import (
     DuelJob,
     Samples,
@@ -86,12 +86,6 @@ class Run:
 
 def _seed(config: TrainConfig, generation: int, kind: int, index: int) -> int:
     return ((config.seed * 100_003 + generation) * 4 + kind) * 1_000_003 + index
-
-
-def elo_of_score(score: float, games: int) -> float:
-    """The Elo difference a score means (kept finite: at most half a game from all or none)."""
-    s = min(max(score, 0.5 / games), 1 - 0.5 / games)
-    return 400 * math.log10(s / (1 - s))
 
 
 class Trainer:
@@ -187,7 +181,7 @@ class Trainer:
         return Generation(g, len(samples), round(learned.policy_loss, 4),
                           round(learned.value_loss, 4), round(score, 4),
                           score >= config.keep_score,
-                          round(self.run.best_elo + elo_of_score(score, config.eval_games), 1),
+                          round(self.run.best_elo + elo_difference(score, config.eval_games), 1),
                           round(time.perf_counter() - start, 1))
 
     def _learn(self, g: int) -> Any:
@@ -217,9 +211,8 @@ class Trainer:
 
         if self.progress:
             self.progress(what, 0, len(jobs))
-        # the learner runs here unless on Ray, where it is a task like the games
-        workers = 1 if fn is learn else self.workers
-        return map_jobs(fn, jobs, workers, self.backend, advance)
+        # one job (the learner) runs in this process, unless on Ray: a task like the games
+        return map_jobs(fn, jobs, self.workers, self.backend, advance)
 
 
 def plot_elo(run: Run, path: Path) -> bool:
