@@ -29,6 +29,7 @@ from pathlib import Path
 
 from warboard.server import collector, tokens
 from warboard.server.ai_runner import AIRunner
+from warboard.server.logsent import SentLog
 from warboard.server.messages import CreateGame, PlayMessage, parse_client_message
 from warboard.server.quotas import Quotas
 from warboard.server.settings import ServerSettings
@@ -67,6 +68,7 @@ class Seat:
 
     def __init__(self, seat: int) -> None:
         self.seat: int | None = seat  # as Subscriber has it
+        self.sent_log: SentLog | None = SentLog()  # the new log lines only, as the browser asks
         self.last = ""
 
     def send(self, text: str) -> None:

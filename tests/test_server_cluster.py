@@ -371,6 +371,7 @@ def test_a_process_that_missed_a_play_catches_up_when_its_own_is_refused(
     class Client:
         def __init__(self, seat: int) -> None:
             self.seat = seat
+            self.sent_log = None  # the whole log in every state
             self.messages: list[dict[str, Any]] = []
 
         def send(self, text: str) -> None:

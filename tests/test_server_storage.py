@@ -297,6 +297,7 @@ class Watcher:
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
+        self.sent_log = None  # the whole log in every state
         self.states: list[dict[str, Any]] = []
 
     def send(self, text: str) -> None:

@@ -23,6 +23,7 @@ from web_helpers import (  # noqa: E402
     PLAYABLE_CARD,
     Tab,
     finish_hotseat_game,
+    http_json,
     play_by_clicking,
     units_on_board,
     wait_turn_or_over,
@@ -95,6 +96,12 @@ def test_quick_start_game_against_easy_ai_to_the_end(tab, shots):
     page.wait_for_timeout(500)  # the end screen fades in
     page.screenshot(path=str(shots / "end-desktop.png"))
     assert plays >= 1
+    # the socket took the log's new lines only (?log=new): what the page joined and shows is
+    # the seat's whole log, line for line
+    game_id = page.url.split("/play/")[1].split("#")[0]
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('warboard.games'))['{game_id}'].token")
+    whole = http_json("GET", f"{tab.base}/api/games/{game_id}?token={token}")["log"]
+    assert page.locator(".log li:not(.log-turn)").all_inner_texts() == whole and len(whole) > 10
 
     # the board can still be looked at: close the end screen, pan and zoom
     end.get_by_role("button", name="Look at the board").click()

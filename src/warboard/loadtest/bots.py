@@ -232,7 +232,8 @@ async def play_game(plan: Plan) -> None:
     game_id, seat_tokens = await create_game(plan, base, source)
     plan.stats.games_started += 1
     ws_base = "ws" + base.removeprefix("http")
-    urls = [f"{ws_base}/ws/games/{game_id}?token={t}" for t in seat_tokens]
+    # as the browser asks: each state with the log's new lines only
+    urls = [f"{ws_base}/ws/games/{game_id}?log=new&token={t}" for t in seat_tokens]
     local = (source, 0) if source else None
     async with (connect(urls[0], local_addr=local) as first,
                 connect(urls[1], local_addr=local) as second):

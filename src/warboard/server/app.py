@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
@@ -280,7 +280,8 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
         return Response(body, media_type="application/json")
 
     @app.websocket("/ws/games/{game_id}")
-    async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None,
+                          log: Literal["new"] | None = None) -> None:
         client = client_of(websocket.scope)
         await websocket.accept()
         with metrics.sockets.track_inprogress():
@@ -303,7 +304,8 @@ def build_app(storage: Storage, ai: AIRunner, web_dir: Path | None = WEB_DIR,
                                                          .model_dump(mode="json")))
                     except WebSocketDisconnect:
                         return  # it left while its arrival was stored: no failure
-                await Connection(websocket, table, seat, client, quotas).run()
+                await Connection(websocket, table, seat, client, quotas,
+                                 new_log_lines=log == "new").run()
             finally:
                 quotas.close_socket(client)
 

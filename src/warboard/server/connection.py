@@ -17,6 +17,7 @@ from datetime import datetime
 from fastapi import WebSocket
 
 from warboard.core.i18n import msg
+from warboard.server.logsent import SentLog
 from warboard.server.messages import (
     ChatSend,
     ClaimMessage,
@@ -45,10 +46,11 @@ class Connection:
     spectator)."""
 
     def __init__(self, websocket: WebSocket, table: Table, seat: int | None, client: str,
-                 quotas: Quotas) -> None:
+                 quotas: Quotas, new_log_lines: bool = False) -> None:
         self.websocket = websocket
         self.table = table
         self.seat = seat
+        self.sent_log = SentLog() if new_log_lines else None
         self.client = client
         self.quotas = quotas
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue()

@@ -227,6 +227,9 @@ class GameState(BaseModel):
     players: list[str]
     view: dict[str, Any]
     legal: list[dict[str, Any]]
+    # the log's lines from line log_from on: 0 (the whole log) but on a WebSocket opened with
+    # ?log=new, whose client keeps the lines before log_from and replaces the others
+    log_from: int = 0
     log: list[str]
     # the messages of the log's lines, one each ({key, params}: web/i18n, docs/server-api.md)
     log_msg: list[dict[str, Any]] = Field(default_factory=list)

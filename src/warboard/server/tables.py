@@ -45,6 +45,7 @@ from warboard.server.ai_runner import AIRunner
 from warboard.server.chat import CHAT_MODES, Chat, clean
 from warboard.server.clocks import REAL, Clock, ClockError, iso_ms, ruled, time_loss
 from warboard.server.cluster import Notice, Peers
+from warboard.server.logsent import SentLog
 from warboard.server.messages import (
     CreateGame,
     GameCreated,
@@ -110,6 +111,9 @@ class Subscriber(Protocol):
     """A connection watching a table as ``seat`` (``None``: a spectator)."""
 
     seat: int | None
+    # the log it holds when it takes only the log's new lines (``?log=new``); ``None``: it is
+    # sent the whole log in every state
+    sent_log: SentLog | None
 
     def send(self, text: str) -> None:
         """Queue a message (JSON text) for the client; must not block."""
@@ -117,6 +121,7 @@ class Subscriber(Protocol):
 
 
 T = TypeVar("T")
+SeatLog = tuple[list[str], list[Msg]]  # a reader's log lines and their messages
 
 
 async def read_found(storage: Storage, reader: Callable[[str], T | None], key: str,
@@ -313,13 +318,16 @@ class Table:
                 return seat.seat
         raise Refused(NO_SEAT, 403)
 
-    def snapshot(self, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    def snapshot(self, seat: int | None, shared: dict[str, Any] | None = None,
+                 log: SeatLog | None = None, log_from: int = 0) -> dict[str, Any]:
         """The game as ``seat`` may see it (a spectator: ``None``): a ``state`` message, the
         fields of ``StateMessage`` as plain data. Its view and legal actions are made once per
         version and its log grows line by line (``Session``), so a state costs little more
         than its size; ``shared`` is the part that is the same for every seat
-        (``_shared_fields``), when the caller makes it once for several seats."""
+        (``_shared_fields``) and ``log`` the seat's (``_seat_log``), when the caller makes them
+        once for several seats; the log is given from line ``log_from`` on."""
         shared = self._shared_fields() if shared is None else shared
+        lines, messages = self._seat_log(seat) if log is None else log
         to_act = (seat is not None and shared["status"] != OVER
                   and self.state.current_player() == seat)
         last = None
@@ -333,14 +341,30 @@ class Table:
             clocks = {**clocks, "claim": None if claim is None else iso_ms(claim)}
         return {**shared, "seat": seat, "view": self.session.observation(seat),
                 "legal": self._legal_actions() if to_act else [],
-                "log": self.session.log(seat, last=None),
-                # a log the engine keeps in the view has its messages there (view.events)
-                "log_msg": (self.session.log_messages(seat)
-                            if self.session.narrator.narrates_events else []),
+                "log_from": log_from, "log": lines[log_from:], "log_msg": messages[log_from:],
                 "end": end_words(self.session.narrator, self.result, seat, self.ruled is not None),
                 "last": last, "plays": plays,
                 "undo": seat is not None and self.undo_refusal(seat) is None,
                 "hints": self._hints_field(to_act), "clocks": clocks}
+
+    def _seat_log(self, seat: int | None) -> SeatLog:
+        """``seat``'s whole log: its lines and their messages (none for a log the engine keeps
+        in the view, whose messages are there: ``view.events``)."""
+        return (self.session.log(seat, last=None),
+                self.session.log_messages(seat) if self.session.narrator.narrates_events else [])
+
+    def _state_text(self, sub: Subscriber, shared: dict[str, Any],
+                    logs: dict[int | None, SeatLog],
+                    texts: dict[tuple[int | None, int], str]) -> str:
+        """``sub``'s state as JSON text; ``shared``, ``logs`` and ``texts`` are what the states
+        of one version have in common (made once for all subscribers)."""
+        if sub.seat not in logs:
+            logs[sub.seat] = self._seat_log(sub.seat)
+        log = logs[sub.seat]
+        log_from = 0 if sub.sent_log is None else sub.sent_log.resend_from(*log)
+        if (sub.seat, log_from) not in texts:
+            texts[sub.seat, log_from] = encode(self.snapshot(sub.seat, shared, log, log_from))
+        return texts[sub.seat, log_from]
 
     def _shared_fields(self) -> dict[str, Any]:
         """The fields of a state that are the same for every seat (``clocks`` without its
@@ -403,7 +427,7 @@ class Table:
         self.subscribers.add(subscriber)
         if subscriber.seat is None:
             self._count_spectators(subscriber)
-        subscriber.send(encode(self.snapshot(subscriber.seat)))
+        subscriber.send(self._state_text(subscriber, self._shared_fields(), {}, {}))
         if first:
             self._mark_presence(subscriber.seat, True)
         if subscriber.seat is not None and (self.chat.lines or self.chat.muted.get(
@@ -487,13 +511,13 @@ class Table:
                 sub.send(text)
 
     def _broadcast(self) -> None:
-        """Send every subscriber its seat's state, made and encoded once per seat."""
-        texts: dict[int | None, str] = {}
+        """Send every subscriber its seat's state, made and encoded once per seat (and start of
+        the log sent)."""
         shared = self._shared_fields()
+        logs: dict[int | None, SeatLog] = {}
+        texts: dict[tuple[int | None, int], str] = {}
         for sub in list(self.subscribers):
-            if sub.seat not in texts:
-                texts[sub.seat] = encode(self.snapshot(sub.seat, shared))
-            sub.send(texts[sub.seat])
+            sub.send(self._state_text(sub, shared, logs, texts))
 
     def _tell_all(self, message: dict[str, Any]) -> None:
         text = encode(message)

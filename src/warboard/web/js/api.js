@@ -108,8 +108,9 @@ export class GameSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const tok = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.id)}${tok}`;
+    // log=new: each state carries the log's new lines only (from log_from), joined here
+    const tok = this.token ? `&token=${encodeURIComponent(this.token)}` : "";
+    return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.id)}?log=new${tok}`;
   }
 
   open() {
@@ -127,6 +128,7 @@ export class GameSocket {
         return;
       }
       if (msg.type === "state") {
+        this.joinLog(msg);
         this.version = msg.version;
         this.pending.clear();
         this.h.onState?.(msg);
@@ -158,6 +160,16 @@ export class GameSocket {
       const delay = Math.min(8000, 500 * 2 ** this.retry++);
       this.timer = setTimeout(() => this.open(), delay);
     };
+  }
+
+  /** Make `msg.log` and `msg.log_msg` whole again: the lines this socket holds before
+   * `log_from`, then the new ones (the server sends the whole log on every connect). */
+  joinLog(msg) {
+    const from = msg.log_from || 0;
+    msg.log = (this.log || []).slice(0, from).concat(msg.log || []);
+    msg.log_msg = (this.logMsg || []).slice(0, from).concat(msg.log_msg || []);
+    this.log = msg.log;
+    this.logMsg = msg.log_msg;
   }
 
   /** Send a play; returns its request id. */
