@@ -172,3 +172,19 @@ def test_completion_scripts_know_every_command():
         done = run("completion", shell)
         assert done.returncode == 0 and "scenarios" in done.stdout
     assert run("completion", "fish").returncode == 2
+
+
+@pytest.mark.parametrize("game", ["hill218", "holdtheline"])
+def test_bench_times_a_level_in_simulations_and_seconds_a_decision(game: str) -> None:
+    """``bench GAME --ai LEVEL`` reports the search's simulations/s and its seconds a decision
+    (average and slowest), the same fields for every game."""
+    extra = ["--scenario", "tutorial"] if game == "holdtheline" else []
+    done = run("bench", game, "--seconds", "0.2", "--corpus", "5", "--ai", "medium",
+               "--ai-decisions", "3", "--json", *extra)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    speed = report["scenarios"][0]["ismcts"] if game == "holdtheline" else report["ismcts"]
+    assert speed["level"] == "medium" and speed["decisions"] == 3
+    assert speed["simulations_per_second"] > 0
+    assert 0 < speed["seconds_per_decision"] <= speed["slowest_decision"] < speed["seconds"]
+    assert speed["seconds_per_decision"] * 3 == pytest.approx(speed["seconds"], abs=0.01)

@@ -390,7 +390,7 @@ def _add_bench(sub: Commands) -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
     bench.add_argument("--ai", metavar="LEVEL", choices=("medium", "hard", "expert"),
                        help="also time the IS-MCTS agent of this level (simulations/s, "
-                            "decisions/s)")
+                            "seconds a decision, the slowest)")
     bench.add_argument("--ai-decisions", type=int, default=20,
                        help="decision points for --ai (default: 20)")
     bench.add_argument("--env", action="store_true",

@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from warboard.ai.search_speed import SearchSpeed, describe, rounded, time_level
 from warboard.core.interchange import run_batch
 from warboard.hill218 import interchange
 from warboard.hill218.game import CardGame
@@ -82,13 +83,8 @@ def time_legal(lines: list[str]) -> dict[str, float]:
             "positions_per_second": len(lines) / elapsed, "plays_per_second": plays / elapsed}
 
 
-def ismcts_speed(game: CardGame, level: str, decisions: int,
-                 seed: int) -> dict[str, str | float]:
+def ismcts_speed(game: CardGame, level: str, decisions: int, seed: int) -> SearchSpeed:
     """Time the level's agent on decision points met in random games (one core)."""
-    from warboard.ai.agent import decide
-    from warboard.ai.levels import agent_for_level
-
-    agent = agent_for_level(level)
     rng = random.Random(seed)
     points: list[CardState] = []
 
@@ -98,16 +94,7 @@ def ismcts_speed(game: CardGame, level: str, decisions: int,
 
     while len(points) < decisions:
         random_game(game, rng, keep_some)
-    points = points[:decisions]
-    iterations = 0
-    start = time.perf_counter()
-    for state in points:
-        decide(agent, state, rng)
-        iterations += agent.last_iterations
-    elapsed = time.perf_counter() - start
-    return {"level": level, "decisions": len(points), "seconds": elapsed,
-            "decisions_per_second": len(points) / elapsed,
-            "simulations_per_second": iterations / elapsed}
+    return time_level(level, points[:decisions], rng)
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -142,8 +129,7 @@ def run_bench(args: argparse.Namespace) -> int:
         "python": {k: round(v, 2) for k, v in py.items()},
         "native": {k: round(v, 2) for k, v in native.items()} if native else None,
         "rules_legal": {k: round(v, 2) for k, v in legal.items()},
-        "ismcts": ({k: round(v, 2) if isinstance(v, float) else v for k, v in ai.items()}
-                   if ai else None),
+        "ismcts": rounded(ai) if ai else None,
         "cores": 1,
     }
     if args.json:
@@ -161,7 +147,5 @@ def run_bench(args: argparse.Namespace) -> int:
               f"{legal['positions_per_second']:.0f} positions/s, "
               f"{legal['plays_per_second']:.0f} plays listed/s")
     if ai:
-        out.print(f"ismcts:{args.ai} on {ai['decisions']} decision points: "
-                  f"{ai['simulations_per_second']:.0f} simulations/s, "
-                  f"{ai['decisions_per_second']:.2f} decisions/s")
+        out.print(f"{describe(ai)}, on {ai['decisions']} decision points")
     return 0

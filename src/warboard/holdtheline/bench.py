@@ -15,19 +15,8 @@ from typing import Any, NotRequired, TypedDict
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from warboard.ai.search_speed import SearchSpeed, describe, rounded, time_level
 from warboard.core.interchange import router, run_batch
-
-
-class IsmctsSpeed(TypedDict):
-    """``htl_ismcts_speed``: one level's agent on decision points of random games."""
-
-    level: str
-    decisions: int
-    seconds: float
-    seconds_per_decision: float
-    slowest_decision: float
-    decisions_per_second: float
-    simulations_per_second: float
 
 
 class ScenarioRow(TypedDict):
@@ -40,7 +29,7 @@ class ScenarioRow(TypedDict):
     dice_per_game: float
     random_games: dict[str, float]  # htl_random_games, rounded
     legal: dict[str, float]  # htl_legal_speed, rounded
-    ismcts: IsmctsSpeed | None  # with --ai: htl_ismcts_speed, rounded
+    ismcts: SearchSpeed | None  # with --ai: htl_ismcts_speed, rounded
 
 
 class BenchResult(TypedDict):
@@ -122,12 +111,8 @@ def htl_legal_speed(game: Any, size: int, seed: int) -> dict[str, float]:
             "rules_legal_positions_per_second": len(points) / batch}
 
 
-def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int) -> IsmctsSpeed:
+def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int) -> SearchSpeed:
     """Time the level's agent (its Hold the Line budget) on decision points of random games."""
-    from warboard.ai.agent import decide
-    from warboard.ai.levels import agent_for_level
-
-    agent = agent_for_level(level)
     rng = random.Random(seed)
     points: list[Any] = []
 
@@ -137,30 +122,7 @@ def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int) -> Ismcts
 
     while len(points) < decisions:
         htl_random_game(game, rng, keep_some)
-    points = points[:decisions]
-    iterations = 0
-    slowest = 0.0
-    start = time.perf_counter()
-    for state in points:
-        t = time.perf_counter()
-        decide(agent, state, rng)
-        slowest = max(slowest, time.perf_counter() - t)
-        iterations += agent.last_iterations
-    elapsed = time.perf_counter() - start
-    return {"level": level, "decisions": len(points), "seconds": elapsed,
-            "seconds_per_decision": elapsed / len(points), "slowest_decision": slowest,
-            "decisions_per_second": len(points) / elapsed,
-            "simulations_per_second": iterations / elapsed}
-
-
-def _rounded(ai: IsmctsSpeed, digits: int = 3) -> IsmctsSpeed:
-    """``ai`` with its times and rates rounded (the level and the count as they are)."""
-    return {"level": ai["level"], "decisions": ai["decisions"],
-            "seconds": round(ai["seconds"], digits),
-            "seconds_per_decision": round(ai["seconds_per_decision"], digits),
-            "slowest_decision": round(ai["slowest_decision"], digits),
-            "decisions_per_second": round(ai["decisions_per_second"], digits),
-            "simulations_per_second": round(ai["simulations_per_second"], digits)}
+    return time_level(level, points[:decisions], rng)
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -192,7 +154,7 @@ def run_bench(args: argparse.Namespace) -> int:
                 "dice_per_game": round(games["dice"] / max(1, games["games"]), 1),
                 "random_games": {k: round(v, 2) for k, v in games.items()},
                 "legal": {k: round(v, 2) for k, v in legal.items()},
-                "ismcts": _rounded(ai) if ai else None,
+                "ismcts": rounded(ai) if ai else None,
             })
     result: BenchResult = {"game": "holdtheline", "engine": "python", "cores": 1, "scenarios": rows}
     try:
@@ -214,10 +176,7 @@ def run_bench(args: argparse.Namespace) -> int:
                   f"positions/s in the engine, {lg['rules_legal_positions_per_second']:,.0f}/s "
                   f"by rules legal ({lg['actions_per_position']:.0f} actions each)")
         if r["ismcts"]:
-            a = r["ismcts"]
-            out.print(f"  {'':<14} ismcts:{a['level']}: {a['simulations_per_second']:,.0f} "
-                      f"simulations/s, {a['seconds_per_decision']:.2f} s per decision "
-                      f"(slowest {a['slowest_decision']:.2f} s)")
+            out.print(f"  {'':<14} {describe(r['ismcts'])}")
     if "load_average" in result:
         out.print(f"load average at the end: {result['load_average']}")
     return 0
