@@ -311,6 +311,19 @@ def test_without_time_caps_levels_use_their_iteration_budget_only():
     assert spec.time_caps is False
 
 
+def test_at_equal_time_every_search_decides_by_seconds_alone():
+    """``--seconds S`` (``seconds``): a level's search, whatever its iterations and its game's
+    own budget, decides in S seconds; agents that do not search are as they were."""
+    timed = make_agent("expert", seconds=0.05)
+    for game in ("hill218", "ogre218", "holdtheline"):
+        assert timed.budget(game)[:2] == (None, 0.05)
+    assert make_agent("expert").budget("hill218")[0] == 2000  # hill218's own expert budget
+    spec = schedule("hill218", ["greedy", "medium"], 2, seed=1, seconds=0.05)[1]
+    assert spec.seconds == 0.05 and spec.agents == ("medium", "greedy")
+    result = play_match(spec)
+    assert result.decisions[0] > 0 and result.think_seconds[0] / result.decisions[0] < 0.5
+
+
 @pytest.mark.parametrize("name", ["hill218", "ogre218"])
 def test_search_beats_random_play(name):
     """A smoke check of strength (the measured figures come from the arena, docs/ai.md):

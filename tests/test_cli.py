@@ -188,3 +188,10 @@ def test_bench_times_a_level_in_simulations_and_seconds_a_decision(game: str) ->
     assert speed["simulations_per_second"] > 0
     assert 0 < speed["seconds_per_decision"] <= speed["slowest_decision"] < speed["seconds"]
     assert speed["seconds_per_decision"] * 3 == pytest.approx(speed["seconds"], abs=0.01)
+
+
+@pytest.mark.parametrize("bad", [["--seconds", "0"], ["--seconds", "soon"],
+                                 ["--seconds", "1", "--no-time-caps"]])
+def test_arena_refuses_a_bad_equal_time(bad: list[str]) -> None:
+    done = run("arena", "--agents", "random,greedy", "--games", "2", *bad)
+    assert done.returncode == 2 and "--seconds" in done.stderr

@@ -188,6 +188,16 @@ def _add_arena(sub: Commands) -> argparse.ArgumentParser:
     return arena
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError("give a number of seconds above 0 and at most 3600")
+    return seconds
+
+
 def _add_tournament_arguments(command: argparse.ArgumentParser, out: str) -> None:
     """How ``arena`` and ``ladder`` play their games and where they write their reports."""
     command.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -195,10 +205,14 @@ def _add_tournament_arguments(command: argparse.ArgumentParser, out: str) -> Non
     command.add_argument("--backend", choices=BACKENDS, default="process",
                          help="run games in local processes or as Ray tasks (extra 'ray')")
     command.add_argument("--seed", type=int, default=1, help="tournament seed (default: 1)")
-    command.add_argument("--no-time-caps", action="store_true",
-                         help="levels search their full iteration budgets however long it "
-                              "takes: results replay exactly and do not depend on the "
-                              "machine's load")
+    timing = command.add_mutually_exclusive_group()
+    timing.add_argument("--no-time-caps", action="store_true",
+                        help="levels search their full iteration budgets however long it "
+                             "takes: results replay exactly and do not depend on the "
+                             "machine's load")
+    timing.add_argument("--seconds", type=_positive_seconds, default=None, metavar="S",
+                        help="every searching agent decides in S seconds, its iteration "
+                             "budget lifted: the agents compared at equal time")
     command.add_argument("--out", metavar="DIR", default=out,
                          help=f"folder for the JSON reports and PNG charts (default: {out})")
 

@@ -43,15 +43,25 @@ def decide(agent: Agent, state: State, rng: random.Random) -> Action:
     return agent.act(state.game, view, state.legal_actions(), rng)
 
 
-def make_agent(spec: str, time_caps: bool = True) -> Agent:
+def search_time(time_caps: bool, seconds: float | None) -> dict[str, Any]:
+    """What a search's budget becomes (``make_agent``): by time alone (``seconds``), by its
+    iterations alone (no ``time_caps``), or as it is."""
+    if seconds is not None:
+        return {"iterations": None, "seconds": seconds}
+    return {} if time_caps else {"seconds": None}
+
+
+def make_agent(spec: str, time_caps: bool = True, seconds: float | None = None) -> Agent:
     """An agent from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:LEVEL``, a
     level alone (``easy``, ``medium``, ``hard``, ``expert``), or ``model:FILE``, ``hard``'s
     search reading a trained model (``ai.model``). Without ``time_caps`` a level
-    searches its full iteration budget however long it takes (reproducible on any machine)."""
+    searches its full iteration budget however long it takes (reproducible on any machine);
+    with ``seconds`` a search decides in that time whatever its iteration budget (to compare
+    agents at equal time)."""
     from warboard.ai.levels import LEVELS, agent_for_level
 
     name, _, arg = spec.partition(":")
-    caps = {} if time_caps else {"seconds": None}
+    caps = search_time(time_caps, seconds)
     if name in LEVELS and not arg:
         return agent_for_level(name, **caps)
     if name == "random" and not arg:
@@ -67,6 +77,6 @@ def make_agent(spec: str, time_caps: bool = True) -> Agent:
     if name == "model" and arg:
         from warboard.ai.model import ModelAgent
 
-        return ModelAgent(arg, time_caps)
+        return ModelAgent(arg, search_time(time_caps, seconds))
     raise ValueError(f"unknown agent {spec!r}; agents: random, greedy, ismcts:LEVEL, a level "
                      f"({', '.join(LEVELS)}) or model:FILE (a trained model)")

@@ -47,16 +47,16 @@ class ArenaReport:
 
 def schedule(game: str, agents: Sequence[str], games_per_pair: int, seed: int,
              options: dict[str, Any] | None = None, time_caps: bool = True,
-             keep_records: bool = False) -> list[MatchSpec]:
+             keep_records: bool = False, seconds: float | None = None) -> list[MatchSpec]:
     """Every game of the round robin, alternating seat orders (each with its record, when
-    ``keep_records``)."""
+    ``keep_records``; every search deciding in ``seconds``, when given)."""
     specs = []
     for p, (a, b) in enumerate(itertools.combinations(agents, 2)):
         for g in range(games_per_pair):
             seats = (a, b) if g % 2 == 0 else (b, a)
             specs.append(MatchSpec(game, dict(options or {}), seats,
                                    seed * 1_000_003 + p * 10_007 + g, time_caps,
-                                   keep_records))
+                                   seconds, keep_records))
     return specs
 
 

@@ -35,7 +35,8 @@ def run_arena_command(args: argparse.Namespace) -> int:
         make_agent(spec)  # fail fast on a typo
     options = game_options(args)
     specs = schedule(args.game, agents, args.games, args.seed, options,
-                     time_caps=not args.no_time_caps, keep_records=args.records is not None)
+                     time_caps=not args.no_time_caps, keep_records=args.records is not None,
+                     seconds=args.seconds)
     label = args.game if "scenario" not in options else f"{args.game}-{options['scenario']}"
     console = Console(quiet=args.json)
     rep = play_tournament(args, console, label, agents, specs, args.games)

@@ -33,13 +33,13 @@ def option_sets(game: str) -> list[dict[str, Any]]:
 
 
 def ladder_specs(game: str, variants: list[dict[str, Any]], games: int, seed: int,
-                 time_caps: bool) -> list[MatchSpec]:
+                 time_caps: bool, seconds: float | None = None) -> list[MatchSpec]:
     """Every game of ``game``'s ladder: ``games`` a pair on each of ``variants`` (its
     ``option_sets``)."""
     specs = []
     for n, options in enumerate(variants):
         specs += schedule(game, list(LADDER), games, seed * 1_009 + n, options,
-                          time_caps=time_caps)
+                          time_caps=time_caps, seconds=seconds)
     return specs
 
 
@@ -69,7 +69,8 @@ def run_ladder_command(args: argparse.Namespace) -> int:
     reports = []
     for game in args.game or game_names():
         variants = option_sets(game)
-        specs = ladder_specs(game, variants, args.games, args.seed, not args.no_time_caps)
+        specs = ladder_specs(game, variants, args.games, args.seed, not args.no_time_caps,
+                             args.seconds)
         rep = play_tournament(args, console, f"{game}-ladder", list(LADDER), specs,
                               args.games * len(variants))
         reports.append(rep)

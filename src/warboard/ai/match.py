@@ -20,6 +20,8 @@ class MatchSpec:
     agents: tuple[str, str]  # agent spec for seat 0, seat 1
     seed: int
     time_caps: bool = True  # False: levels use their iteration budgets only
+    # every search decides in this many seconds, its iteration budget lifted (equal time)
+    seconds: float | None = None
     keep_record: bool = False  # True: the result carries the game's full record
 
 
@@ -38,8 +40,8 @@ def play_match(spec: MatchSpec) -> MatchResult:
     reproducible when the agents' budgets are iterations. A kept record names the agents as its
     players and the match's seed as its seed; keeping it changes nothing in the game."""
     game = make_game(spec.game, spec.options)
-    agents = (make_agent(spec.agents[0], spec.time_caps),
-              make_agent(spec.agents[1], spec.time_caps))
+    agents = (make_agent(spec.agents[0], spec.time_caps, spec.seconds),
+              make_agent(spec.agents[1], spec.time_caps, spec.seconds))
     recorder = Recorder(game, spec.seed, list(spec.agents)) if spec.keep_record else None
     played = play_game(game, agents, spec.seed, recorder)
     return MatchResult(spec, played.returns, played.decisions, played.think_seconds,

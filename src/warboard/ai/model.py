@@ -161,13 +161,13 @@ class ModelAgent(ISMCTSAgent):
     """The search with ``hard``'s budget for the model's game, reading the model's values and
     priors: the agent ``model:PATH`` of the arena and ladder (a trained model measured)."""
 
-    def __init__(self, path: str, time_caps: bool = True) -> None:
+    def __init__(self, path: str, overrides: Mapping[str, Any] | None = None) -> None:
+        """``overrides``: of the budget (``agent.search_time``)."""
         self.model = load_model(path)
         # the share of the value the model was trained to give (meta: the training's)
         value_weight = float(self.model.meta.get("value_weight", 1.0))
-        budget = level_budget("hard", self.model.meta["game"])
-        super().__init__(iterations=budget["iterations"],
-                         seconds=budget["seconds"] if time_caps else None,
+        budget = {**level_budget("hard", self.model.meta["game"]), **(overrides or {})}
+        super().__init__(iterations=budget["iterations"], seconds=budget["seconds"],
                          exploration=budget.get("exploration", 0.5), name=f"model:{path}",
                          knowledge=model_knowledge(self.model, value_weight))
 
