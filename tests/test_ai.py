@@ -27,12 +27,20 @@ from warboard.ai.arena import (
     write_outputs,
 )
 from warboard.ai.ismcts import ISMCTSAgent
-from warboard.ai.levels import GAME_LEVELS, LEVELS, Level
+from warboard.ai.levels import (
+    GAME_LEVELS,
+    LEVELS,
+    Level,
+    agent_for_level,
+    hint_level,
+    levels_for,
+)
 from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.ratings import elo, elo_intervals, score_interval
 from warboard.cli import main
 from warboard.core.protocol import CHANCE, Game, State
 from warboard.core.record import Record, replay_state
+from warboard.core.registry import make_game
 from warboard.hill218 import CardGame
 from warboard.hill218.state import CardState
 
@@ -46,6 +54,17 @@ def decision_points(name: str, seed: int, every: int = 7):
 def test_decisions_do_not_depend_on_the_opponents_hidden_cards(name, spec):
     """Issue 3 req. 6: same view and seed -> same decision, whatever the hidden cards are."""
     agent = ISMCTSAgent(iterations=40) if spec == "ismcts" else make_agent(spec)
+    assert_blind_to_hidden_cards(agent, name)
+
+
+def test_master_does_not_see_the_opponents_hidden_cards():
+    """The same for ``master``, the search reading the shipped model (a small budget of
+    iterations, so that the same view gives the same search)."""
+    assert_blind_to_hidden_cards(agent_for_level("master", iterations=60, seconds=None),
+                                 "hill218")
+
+
+def assert_blind_to_hidden_cards(agent: Agent, name: str) -> None:
     changed = 0
     for i, state in enumerate(decision_points(name, seed=3)):
         if i > 6:
@@ -182,13 +201,31 @@ def test_a_time_budget_that_runs_out_at_once_still_answers():
 
 
 def test_levels_are_documented_budgets():
-    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    assert set(LEVELS) == {"easy", "medium", "hard", "expert", "master"}
     assert tuple(LEVELS) == get_args(Level)  # the levels the server's messages accept
     assert LEVELS["hard"]["seconds"] <= 1.0  # hard answers within a second
+    assert LEVELS["master"]["seconds"] < 1.0  # master answers within a second (its cap)
     for level in LEVELS:
         assert make_agent(level).name
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("grandmaster")
+
+
+def test_master_plays_only_the_games_that_ship_a_model():
+    """``master`` is the search reading the model a game ships (hill218's under its package);
+    where none ships, the game's levels stop at expert, and master refuses it by name."""
+    assert levels_for("hill218") == ["easy", "medium", "hard", "expert", "master"]
+    assert levels_for("holdtheline") == ["easy", "medium", "hard", "expert"]
+    assert hint_level("hill218") == "master" and hint_level("holdtheline") == "expert"
+    master = make_agent("master", time_caps=False)
+    htl = make_game("holdtheline", {"scenario": "tutorial"})
+    with pytest.raises(ValueError, match="holdtheline ships no trained model"):
+        decide(master, htl.new_initial_state(), random.Random(1))
+    state = next(iter(random_decision_points(CardGame("hill218", {"quick_start": True}), 1, 3)))
+    assert decide(master, state, random.Random(1)) in state.legal_actions()
+    search = master.search_for("hill218")
+    assert search.name == "master" and search.iterations == LEVELS["master"]["iterations"]
+    assert search.seconds is None  # without time caps: its iterations alone, reproducible
 
 
 def test_a_level_hands_its_search_parameters_to_the_agent():

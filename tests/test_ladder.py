@@ -15,7 +15,7 @@ import pytest
 from warboard.ai import ladder
 from warboard.ai.arena import ArenaReport
 from warboard.ai.ladder import (
-    LADDER,
+    ladder_agents,
     ladder_specs,
     markdown_table,
     option_sets,
@@ -27,16 +27,17 @@ from warboard.holdtheline.scenario_file import list_names
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_the_ladder_is_random_greedy_and_every_level():
-    assert ("random", "greedy", *LEVELS) == LADDER
-    assert {"easy", "medium", "hard", "expert"} <= set(LADDER)
+def test_the_ladder_is_random_greedy_and_every_level_of_the_game():
+    assert ladder_agents("hill218") == ["random", "greedy", *LEVELS]
+    assert ladder_agents("holdtheline") == ["random", "greedy", *LEVELS][:-1]  # no master
 
 
 def test_a_card_game_plays_every_pair_both_ways_on_its_default_options():
     assert option_sets("hill218") == [{}]
     specs = ladder_specs("hill218", option_sets("hill218"), 4, seed=1, time_caps=False)
     games = collections.Counter(s.agents for s in specs)
-    pairs = len(LADDER) * (len(LADDER) - 1) // 2
+    agents = ladder_agents("hill218")
+    pairs = len(agents) * (len(agents) - 1) // 2
     assert len(specs) == 4 * pairs and len(games) == 2 * pairs
     assert set(games.values()) == {2}  # each seat order twice
     assert len({s.seed for s in specs}) == len(specs)
@@ -51,15 +52,17 @@ def test_hold_the_line_plays_every_pair_on_every_battle_both_ways():
     for s in specs:
         on[s.options["scenario"]].add(s.agents)
     assert sorted(on) == sorted(battles)
-    pairs = len(LADDER) * (len(LADDER) - 1) // 2
+    agents = ladder_agents("holdtheline")
+    pairs = len(agents) * (len(agents) - 1) // 2
     assert all(len(orders) == 2 * pairs for orders in on.values())
     assert len({s.seed for s in specs}) == len(specs)
 
 
 def test_a_ladder_writes_each_games_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(ladder, "LADDER", ("random", "greedy"))  # two quick agents
+    monkeypatch.setattr(ladder, "levels_for", lambda game: [])  # two quick agents alone
     args = argparse.Namespace(game=["hill218", "ogre218"], games=2, jobs=1, backend="process",
-                              seed=3, no_time_caps=True, out=str(tmp_path), json=True,
+                              seed=3, no_time_caps=True, seconds=None, out=str(tmp_path),
+                              json=True,
                               records=None)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -82,5 +85,5 @@ def test_the_published_ladder_in_the_docs_is_the_reports():
         (ROOT / f"docs/results/arena-{game}-ladder.json").read_text()))
         for game in ("hill218", "ogre218", "holdtheline")]
     assert table + "\n" == markdown_table(reports)
-    assert all(rep.agents == list(LADDER) for rep in reports)
+    assert all(rep.agents == ladder_agents(rep.game.removesuffix("-ladder")) for rep in reports)
     assert [rep.games_per_pair for rep in reports] == [20, 20, 26]  # 2 on each of 13 battles

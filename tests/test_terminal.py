@@ -201,7 +201,7 @@ def test_a_hint_is_a_play_the_prompt_accepts():
     typed: list[str] = []
 
     def plan(prompt: str, new: str) -> str | None:
-        hinted = re.search(r"Hint \(expert\): (.+)", new)
+        hinted = re.search(r"Hint \(master\): (.+)", new)  # hill218 ships master's model
         if hinted and not typed:
             typed.append(hinted.group(1))
             return hinted.group(1)

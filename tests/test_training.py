@@ -200,6 +200,19 @@ def test_a_model_agent_plays_the_arena_and_refuses_another_game(tmp_path):
         play_match(other)
 
 
+def test_a_card_model_plays_its_ruleset_with_any_setup_but_no_other_ruleset():
+    """Quick start and the handicaps change only the first position: a model trained without
+    them reads those games all the same (``GameInfo.setup_options``); another ruleset it
+    refuses."""
+    standard = random_model("hill218", {"window": 11, "quick_start": False})
+    standard.check(CardGame("hill218", QUICK))
+    standard.check(CardGame("hill218", {}))
+    with pytest.raises(ValueError, match="trained on hill218"):
+        standard.check(CardGame("ogre218", {}))
+    ogre = random_model("ogre218", {"window": 9, "quick_start": True})
+    ogre.check(CardGame("ogre218", {"damaged_ogres": [1, 0]}))
+
+
 def test_the_models_knowledge_is_its_value_beside_the_evaluation_and_its_policy():
     model = random_model("hill218", PARAMS)
     know = model_knowledge(model)

@@ -91,7 +91,7 @@ def _add_play(sub: Commands) -> argparse.ArgumentParser:
                     "back your last play.")
     play.add_argument("game", choices=registry.game_names(), nargs="?", default=default,
                       help=f"which game (default: {default})")
-    play.add_argument("--ai", choices=("easy", "medium", "hard", "expert"), default=None,
+    play.add_argument("--ai", choices=("easy", "medium", "hard", "expert", "master"), default=None,
                       help="play against the computer at this level (default: medium); see "
                            "docs/ai.md")
     play.add_argument("--opponent", choices=("ai", "random", "human"), default="ai",
@@ -402,7 +402,7 @@ def _add_bench(sub: Commands) -> argparse.ArgumentParser:
     bench.add_argument("--corpus", type=int, default=2000,
                        help="positions in the 'rules legal' corpus (default: 2000)")
     bench.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
-    bench.add_argument("--ai", metavar="LEVEL", choices=("medium", "hard", "expert"),
+    bench.add_argument("--ai", metavar="LEVEL", choices=("medium", "hard", "expert", "master"),
                        help="also time the IS-MCTS agent of this level (simulations/s, "
                             "seconds a decision, the slowest)")
     bench.add_argument("--ai-decisions", type=int, default=20,

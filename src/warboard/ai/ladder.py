@@ -18,11 +18,16 @@ from rich.console import Console
 
 from warboard.ai.arena import ArenaReport, schedule
 from warboard.ai.arena_cli import play_tournament
-from warboard.ai.levels import LEVELS
+from warboard.ai.levels import levels_for
 from warboard.ai.match import MatchSpec
 from warboard.core.registry import game_names, info, resolve
 
-LADDER = ("random", "greedy", *LEVELS)
+BASELINES = ("random", "greedy")  # the agents below the levels in every game's ladder
+
+
+def ladder_agents(game: str) -> list[str]:
+    """Random play, greedy and every level that plays ``game`` (``master`` where it ships)."""
+    return [*BASELINES, *levels_for(game)]
 
 
 def option_sets(game: str) -> list[dict[str, Any]]:
@@ -38,23 +43,30 @@ def ladder_specs(game: str, variants: list[dict[str, Any]], games: int, seed: in
     ``option_sets``)."""
     specs = []
     for n, options in enumerate(variants):
-        specs += schedule(game, list(LADDER), games, seed * 1_009 + n, options,
+        specs += schedule(game, ladder_agents(game), games, seed * 1_009 + n, options,
                           time_caps=time_caps, seconds=seconds)
     return specs
 
 
 def markdown_table(reports: list[ArenaReport]) -> str:
     """The ladder's table: each agent's Elo with its 95% interval in each game's report, and
-    its seconds a decision, the strongest first (by the first game)."""
-    first = reports[0]
+    its seconds a decision, the strongest first (by the first game that has it); "—" where a
+    game has no such agent (``master`` where no model ships)."""
     games = [rep.game.removesuffix("-ladder") for rep in reports]
     lines = [f"| agent | {' | '.join(f'{g} Elo (95%)' for g in games)} | "
              f"s / decision ({' / '.join(games)}) |",
              "|---|" + "---|" * (len(reports) + 1)]
-    for agent in sorted(first.agents, key=lambda a: -first.elo[a]):
+    agents = list(dict.fromkeys(a for rep in reports for a in rep.agents))
+
+    def strength(agent: str) -> float:
+        return -next(rep.elo[agent] for rep in reports if agent in rep.elo)
+
+    for agent in sorted(agents, key=strength):
         elo = [f"{round(rep.elo[agent])} ({round(rep.elo_interval[agent][0])}–"
-               f"{round(rep.elo_interval[agent][1])})" for rep in reports]
-        seconds = " / ".join(f"{rep.decision_seconds[agent]:.3f}" for rep in reports)
+               f"{round(rep.elo_interval[agent][1])})" if agent in rep.elo else "—"
+               for rep in reports]
+        seconds = " / ".join(f"{rep.decision_seconds[agent]:.3f}"
+                             if agent in rep.decision_seconds else "—" for rep in reports)
         lines.append(f"| `{agent}` | {' | '.join(elo)} | {seconds} |")
     return "\n".join(lines) + "\n"
 
@@ -71,7 +83,7 @@ def run_ladder_command(args: argparse.Namespace) -> int:
         variants = option_sets(game)
         specs = ladder_specs(game, variants, args.games, args.seed, not args.no_time_caps,
                              args.seconds)
-        rep = play_tournament(args, console, f"{game}-ladder", list(LADDER), specs,
+        rep = play_tournament(args, console, f"{game}-ladder", ladder_agents(game), specs,
                               args.games * len(variants))
         reports.append(rep)
         if args.json:

@@ -20,8 +20,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from warboard.ai.ismcts import ISMCTSAgent, Searched
 from warboard.ai.knowledge import Knowledge, knowledge_for
 from warboard.ai.levels import level_budget
 from warboard.core.protocol import CHANCE, Action, Game, State
+from warboard.core.registry import info
 
 # the arrays of a model, in the order of its layers
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
@@ -91,11 +93,14 @@ class PolicyValueModel:
         return cls(arrays, meta)
 
     def check(self, game: Game) -> None:
-        """``ValueError`` unless the model was trained on ``game`` with these options."""
+        """``ValueError`` unless the model was trained on ``game`` with these options (those
+        that change only the setup aside: ``GameInfo.setup_options``)."""
         mine = self.encoding
         if game.name == mine.name:
             # the game's options over the model's encoding: the same parameters if the same
-            theirs = make_encoding(game.name, {**mine.params, **game.options})
+            setup = info(game.name).setup_options
+            options = {k: v for k, v in game.options.items() if k not in setup}
+            theirs = make_encoding(game.name, {**mine.params, **options})
             if theirs.params == mine.params:
                 return
         raise ValueError(f"the model was trained on {mine.name} {dict(mine.game.options)}, "
@@ -161,17 +166,59 @@ class ModelAgent(ISMCTSAgent):
     """The search with ``hard``'s budget for the model's game, reading the model's values and
     priors: the agent ``model:PATH`` of the arena and ladder (a trained model measured)."""
 
-    def __init__(self, path: str, overrides: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, path: str, overrides: Mapping[str, Any] | None = None,
+                 name: str | None = None) -> None:
         """``overrides``: of the budget (``agent.search_time``)."""
         self.model = load_model(path)
         # the share of the value the model was trained to give (meta: the training's)
         value_weight = float(self.model.meta.get("value_weight", 1.0))
         budget = {**level_budget("hard", self.model.meta["game"]), **(overrides or {})}
         super().__init__(iterations=budget["iterations"], seconds=budget["seconds"],
-                         exploration=budget.get("exploration", 0.5), name=f"model:{path}",
+                         exploration=budget.get("exploration", 0.5),
+                         name=name or f"model:{path}",
                          knowledge=model_knowledge(self.model, value_weight))
 
     def search(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random, include: Action | None = None) -> Searched:
         self.model.check(game)
         return super().search(game, view, legal, rng, include)
+
+
+def shipped_model(resource: str) -> str:
+    """The path of a model file a game ships: ``resource`` is ``package:file`` (the file
+    inside that package)."""
+    package, _, name = resource.partition(":")
+    return str(files(package).joinpath(name))
+
+
+class MasterAgent:
+    """A ``model`` level (``master``): for each game, the search reading the model that game
+    ships (its budget of the level names it), by that budget; a game that ships none is
+    refused."""
+
+    reads_view: ClassVar[bool] = True
+
+    def __init__(self, level: str, overrides: Mapping[str, Any] | None = None) -> None:
+        self.name = level
+        self.overrides = dict(overrides or {})  # of every game's budget (agent.search_time)
+        self.last_iterations = 0
+        self._searches: dict[str, ModelAgent] = {}
+
+    def search_for(self, game: str) -> ModelAgent:
+        """The search for ``game`` (made once)."""
+        if game not in self._searches:
+            budget = level_budget(self.name, game)
+            if "model" not in budget:
+                raise ValueError(f"{game} ships no trained model, so the {self.name} level "
+                                 f"does not play it")
+            time = {"iterations": budget["iterations"], "seconds": budget["seconds"],
+                    **self.overrides}
+            self._searches[game] = ModelAgent(shipped_model(budget["model"]), time, self.name)
+        return self._searches[game]
+
+    def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
+            rng: random.Random) -> Action:
+        search = self.search_for(game.name)
+        action = search.act(game, view, legal, rng)
+        self.last_iterations = search.last_iterations
+        return action

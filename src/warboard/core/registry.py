@@ -78,6 +78,9 @@ class GameInfo:
     # the research encoding's parameters a trained model reads, beyond the game's options
     # (the card games' smaller window keeps the model's policy head, and its file, small)
     model_params: Mapping[str, Any] = field(default_factory=dict)
+    # options that change only how a game is set up (its first position), never its rules or
+    # what a trained model reads: a model trained without them plays with them (``master``)
+    setup_options: tuple[str, ...] = ()
 
 
 _games: dict[str, GameInfo] = {}

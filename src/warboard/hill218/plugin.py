@@ -9,7 +9,8 @@ from warboard.core.registry import GameInfo
 
 
 def _card_game(name: str, title: str, env_name: str, window: int,
-               levels: Mapping[str, Mapping[str, Any]] | None = None) -> GameInfo:
+               levels: Mapping[str, Mapping[str, Any]] | None = None,
+               handicap: tuple[str, ...] = ()) -> GameInfo:
     return GameInfo(
         name, title,
         engine="warboard.hill218.game",
@@ -25,6 +26,7 @@ def _card_game(name: str, title: str, env_name: str, window: int,
         env_name=env_name,
         levels=levels or {},
         model_params={"window": window},
+        setup_options=("quick_start", *handicap),
     )
 
 
@@ -32,7 +34,9 @@ GAMES = (
     # expert's 1000 iterations scored 54.5% against hard over 200 games; it searches twice as
     # long (about 0.4 s a decision on a quiet core)
     # a model's window: 3,787 action ids on hill218 (11), 10,189 on ogre218 (9)
+    # master reads the model trained by self-play that ships beside the rulesets (docs/ai.md)
     _card_game("hill218", "The Battle for Hill 218", "Hill218", 11,
-               levels={"expert": {"iterations": 2000}}),
-    _card_game("ogre218", "Ogre: Objective 218", "Ogre218", 9),
+               levels={"expert": {"iterations": 2000},
+                       "master": {"model": "warboard.hill218:models/hill218.npz"}}),
+    _card_game("ogre218", "Ogre: Objective 218", "Ogre218", 9, handicap=("damaged_ogres",)),
 )

@@ -13,7 +13,7 @@ import hashlib
 import time
 from dataclasses import dataclass
 
-from warboard.ai.levels import LEVELS
+from warboard.ai.levels import LEVELS, levels_for
 from warboard.core import registry
 from warboard.core.i18n import msg
 from warboard.server.messages import LiveGame, LobbyListing, OpenGame, encode, unavailable
@@ -67,4 +67,5 @@ class Lobby:
                            clock=g.clock, players=list(g.names),
                            spectators=self.audience.count(g.id), updated=g.updated)
                   for g in playing],
-            computer=list(LEVELS))
+            computer=list(LEVELS),
+            computer_levels={game: levels_for(game) for game in registry.game_names()})

@@ -368,7 +368,8 @@ class LobbyListing(BaseModel):
 
     open: list[OpenGame]
     live: list[LiveGame]
-    computer: list[str]
+    computer: list[str]  # every level
+    computer_levels: dict[str, list[str]] = Field(default_factory=dict)  # each game's levels
 
 
 class GameList(BaseModel):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, NoReturn, Protocol, TypeVar
 
-from warboard.ai.levels import HINT_LEVEL
+from warboard.ai.levels import hint_level, levels_for
 from warboard.core.errors import IllegalActionError, RecordError, WarboardError
 from warboard.core.i18n import Msg, msg
 from warboard.core.protocol import CHANCE, Action, Game, State, sample_chance
@@ -669,7 +669,7 @@ class Table:
 
     async def hint(self, seat: int | None, version: int,
                    request_id: str | None = None) -> dict[str, Any]:
-        """The ``hint`` message for ``seat`` at ``version``: the play ``HINT_LEVEL`` would make,
+        """The ``hint`` message for ``seat`` at ``version``: the play ``hint_level`` would make,
         decided (in the AI workers, in the creator's turn) from that seat's view only.
         ``Refused`` outside an unrated game against the computer, off the seat's turn, or when
         the game moved on meanwhile."""
@@ -678,10 +678,11 @@ class Table:
         if self.status == OVER or self.state.current_player() != seat:
             raise Refused(msg("server.hintNotYourTurn"), 409)
         self._check_hint_version(version)
-        action = await self.ai.decide(self.game, self.state.clone(), HINT_LEVEL,
+        level = hint_level(self.game.name)
+        action = await self.ai.decide(self.game, self.state.clone(), level,
                                       f"{self.seed}:hint:{version}", self.creator)
         self._check_hint_version(version)  # played or taken back while it was thought over
-        return HintMessage(version=version, level=HINT_LEVEL, action=self._listed(action),
+        return HintMessage(version=version, level=level, action=self._listed(action),
                            text=self.game.action_to_text(action),
                            request_id=request_id).model_dump(mode="json")
 
@@ -1244,6 +1245,10 @@ class Tables:
             game = await asyncio.to_thread(make_game, request.game, options)
         except (ValueError, WarboardError) as exc:
             raise Refused(msg("server.reason", reason=str(exc)), 422) from None
+        levels = levels_for(game.name)
+        if request.mode == "ai" and request.ai_level not in levels:
+            raise Refused(msg("server.levelNotHere", level=request.ai_level, game=game.name,
+                              levels=", ".join(levels)), 422)
         try:
             clock = None if request.clock is None else Clock.from_spec(request.clock.spec())
         except ClockError as exc:

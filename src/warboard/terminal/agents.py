@@ -13,7 +13,7 @@ from warboard.ai.agent import decide
 from warboard.ai.agent import make_agent as make_ai
 from warboard.core.protocol import State
 
-OPPONENTS = ("random", "greedy", "easy", "medium", "hard", "expert")
+OPPONENTS = ("random", "greedy", "easy", "medium", "hard", "expert", "master")
 
 
 class ComputerPlayer:

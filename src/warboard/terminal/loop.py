@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from warboard.ai.levels import HINT_LEVEL
+from warboard.ai.levels import hint_level
 from warboard.core.protocol import TERMINAL
 from warboard.core.session import Session
 from warboard.terminal.agents import ComputerPlayer
@@ -76,16 +76,17 @@ class PromptLoop:
             self._stop(seat, QUIT_WORDS[word])
 
     def _hint(self, seat: int) -> None:
-        """Show the play the computer at ``HINT_LEVEL`` would make for ``seat`` now, decided
+        """Show the play the computer at ``hint_level`` would make for ``seat`` now, decided
         from that seat's view only; only in a game against the computer (at one keyboard a
         hint would be the other player's too)."""
         if not self.agents:
             self._error("Hints are only for games against the computer.")
             return
+        level = hint_level(self.game.name)
         if self._hinter is None:
-            self._hinter = ComputerPlayer(HINT_LEVEL, f"{self.session.seed}:hint:{seat}")
+            self._hinter = ComputerPlayer(level, f"{self.session.seed}:hint:{seat}")
         action = self._hinter.choose(self.session.state)
-        self.console.print(f"Hint ({HINT_LEVEL}): {self.game.action_to_text(action)}")
+        self.console.print(f"Hint ({level}): {self.game.action_to_text(action)}")
 
     def _error(self, message: str) -> None:
         self.console.print(Text(message, style="bold red"))

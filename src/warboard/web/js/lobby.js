@@ -24,7 +24,8 @@ function clockSpec(value) {
   return { initial, increment };
 }
 
-const LEVELS = ["easy", "medium", "hard", "expert"];
+const LEVELS = ["easy", "medium", "hard", "expert", "master"];
+let gameLevels = null; // each game's levels (GET /api/lobby), once the lobby listing came
 
 export function showLobby(root) {
   document.title = t("common.pageTitle");
@@ -44,6 +45,9 @@ export function showLobby(root) {
       form.querySelector("#ai-level").value = level;
       form.dispatchEvent(new Event("change"));
       form.querySelector("button[type=submit]").focus();
+    }, (levels) => {
+      gameLevels = levels;
+      syncLevels(form.querySelector("#ai-level"), levels[form.querySelector("input[name=game]:checked")?.value]);
     }),
     h("div", { class: "lobby-grid" },
       h("section", { class: "panel new-game", "aria-labelledby": "new-game-h" },
@@ -106,6 +110,7 @@ function newGameForm() {
     const rated = form.querySelector(".rated-field");
     if (rated) rated.hidden = d.get("mode") === "hotseat";
     form.querySelector(".ogre-only").hidden = d.get("game") !== "ogre218";
+    syncLevels(level, gameLevels?.[d.get("game")]);
     syncHtl(form, d.get("game") === "holdtheline");
   };
   form.addEventListener("change", sync);
@@ -150,6 +155,14 @@ function newGameForm() {
 }
 
 /** "Rated" for a signed-in player (a friend must sign in too, before opening the invite). */
+/** Offer the levels that play the chosen game (`master` only where a model ships); a level
+ * it has not gives way to its strongest. */
+function syncLevels(select, levels) {
+  if (!levels) return;
+  for (const option of select.options) option.disabled = !levels.includes(option.value);
+  if (!levels.includes(select.value)) select.value = levels[levels.length - 1];
+}
+
 function ratedField() {
   const player = getPlayer();
   if (!player) {

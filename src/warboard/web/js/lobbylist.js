@@ -18,7 +18,7 @@ const terms = (g) => [t(g.rated ? "lobby.termRated" : "lobby.termCasual"), g.clo
 
 /** The three lists, kept current while the page is open; `playComputer(level)` chooses the
  * computer at that level in the new-game form. */
-export function lobbyLists(playComputer) {
+export function lobbyLists(playComputer, onLevels = null) {
   const open = h("div", { class: "open-games", "aria-live": "polite" }, h("p", { class: "muted" }, t("common.loading")));
   const live = h("div", { class: "live-games", "aria-live": "polite" });
   const computer = h("div", { class: "computer-levels" });
@@ -35,6 +35,7 @@ export function lobbyLists(playComputer) {
         etag = answer.etag;
         showOpen(open, answer.listing.open);
         showLive(live, answer.listing.live);
+        onLevels?.(answer.listing.computer_levels);
         mount(computer, h("ul", { class: "level-list" }, answer.listing.computer.map((level) => h("li", {},
           h("button", { type: "button", class: "btn small", onclick: () => playComputer(level) },
             t("lobby.playLevel", { level: hasKey(`lobby.levelName.${level}`) ? t(`lobby.levelName.${level}`) : level }))))));
