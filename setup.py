@@ -12,7 +12,8 @@ setup(
             "warboard.hill218._fastplay",
             sources=["src/warboard/hill218/_fastplay.c"],
             # #included by _fastplay.c
-            depends=["src/warboard/hill218/_fastplay_vector.c"],
+            depends=["src/warboard/hill218/_fastplay_vector.c",
+                     "src/warboard/hill218/_fastsearch.c"],
             optional=True,
         ),
     ],

@@ -17,6 +17,11 @@ Each iteration draws one state from the acting seat's information set
 At the root the prior is the evaluation of each action's result (what the greedy agent
 uses); deeper down it is the game's cheap action prior. Budgets are iterations (reproducible
 with a seed) and/or seconds.
+
+Where the game's knowledge has a compiled form of this search (``Knowledge.native_search``:
+hill218 and ogre218 when their C extension is built) it runs instead, unless the agent is made
+with ``native=False``; it takes other random numbers, so a seed gives other (equally good) games
+with and without it.
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ class ISMCTSAgent(Agent):
                  exploration: float = 0.5, rollout_depth: int = 0, widening: float = 4.0,
                  prior_weight: float = 0.5, name: str = "ismcts",
                  per_game: dict[str, dict[str, Any]] | None = None,
-                 knowledge: Knowledge | None = None) -> None:
+                 knowledge: Knowledge | None = None, native: bool = True) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations, seconds or both")
         self.iterations = iterations
@@ -70,10 +75,13 @@ class ISMCTSAgent(Agent):
         self.prior_weight = prior_weight
         self.name = name
         self.last_iterations = 0
+        self.last_native = False  # did the last search run compiled?
         # game name -> its own values of any of SETTINGS (levels.GAME_LEVELS)
         self.per_game = dict(per_game or {})
         # what the search knows of the game (a trained model's); None: the game's own
         self.knowledge = knowledge
+        # use the knowledge's compiled search where it applies (False: always this module's)
+        self.native = native
 
     SETTINGS = ("iterations", "seconds", "rollout_depth", "exploration", "widening",
                 "prior_weight")
@@ -103,6 +111,13 @@ class ISMCTSAgent(Agent):
         iterations, seconds, depth = cfg["iterations"], cfg["seconds"], cfg["rollout_depth"]
         search = (cfg["exploration"], cfg["widening"], cfg["prior_weight"])
         know = self.knowledge or knowledge_for(game)
+        if self.native and include is None and know.native_search is not None:
+            stats = know.native_search(game, view, legal, cfg, rng)
+            if stats is not None:
+                self.last_iterations = stats.iterations
+                self.last_native = True
+                return _searched(stats.plays)
+        self.last_native = False
         deadline = None if seconds is None else time.perf_counter() + seconds
         seat = view_seat(view)
         root = Node(1 - seat)
@@ -124,10 +139,8 @@ class ISMCTSAgent(Agent):
             self._iterate(root, state, rng, know, root_priors, depth, search, beyond, include)
             done += 1
         self.last_iterations = done
-        best = max((c.visits, c.value / max(c.visits, 1), root_priors.get(a, 0.0), i, a)
-                   for i, (a, c) in enumerate(root.children.items()) if a in root_priors)
-        return Searched(best[4], {a: (c.visits, c.value / max(c.visits, 1))
-                                  for a, c in root.children.items() if a in root_priors})
+        return _searched({a: (c.visits, c.value / max(c.visits, 1), root_priors[a])
+                          for a, c in root.children.items() if a in root_priors})
 
     def _iterate(self, root: Node, state: Any, rng: random.Random, know: Knowledge,
                  root_priors: dict[Action, float], depth: int,
@@ -204,3 +217,11 @@ class ISMCTSAgent(Agent):
             return (r[0], r[1])
         v = know.evaluate(state, 0)
         return (v, -v)
+
+
+def _searched(plays: dict[Action, tuple[int, float, float]]) -> Searched:
+    """The most visited root play (ties: the better mean value, then prior, then the first
+    tried) with each play's visits and mean value."""
+    best = max((visits, value, prior, i, a)
+               for i, (a, (visits, value, prior)) in enumerate(plays.items()))
+    return Searched(best[4], {a: (visits, value) for a, (visits, value, _) in plays.items()})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,21 @@ Prior = Callable[[State, Any], float]
 Policy = Callable[[State, random.Random], None]
 Horizon = Callable[[State], Callable[[State], bool]]
 PlayPriors = Callable[[State, Sequence[Any]], list[float]]
+
+
+@dataclass(frozen=True)
+class RootStats:
+    """What a search found at its root: for each play it tried, its visits, mean value (in
+    [-1, 1], for the seat to act) and prior; and how many iterations it ran."""
+
+    plays: dict[Any, tuple[int, float, float]]
+    iterations: int
+
+
+# (game, view, legal plays, the search's settings, rng) -> the root's statistics, or None where
+# the native search does not apply (that position or those settings): the Python search runs.
+NativeSearch = Callable[[Game, Mapping[str, Any], Sequence[Any], Mapping[str, Any],
+                         random.Random], RootStats | None]
 
 
 def final_result(state: State, seat: int) -> float:
@@ -42,13 +57,16 @@ class Knowledge:
     state met in the search lies beyond it (search then scores it as a leaf), or ``None``.
     ``play_priors(state, legal)``, when given (a trained model's policy), weighs all the legal
     plays at once and stands in for both of the search's priors: the evaluation of each play's
-    result at the root and ``action_prior`` below it."""
+    result at the root and ``action_prior`` below it. ``native_search``, when given, is the
+    same search with this same knowledge compiled (``ISMCTSAgent`` uses it where it applies);
+    knowledge derived from this one with other parts must leave it out."""
 
     evaluate: Evaluator = final_result
     action_prior: Prior = no_prior
     rollout_policy: Policy = uniform_rollout
     horizon: Horizon | None = None
     play_priors: PlayPriors | None = None
+    native_search: NativeSearch | None = None
 
 
 NEUTRAL = Knowledge()

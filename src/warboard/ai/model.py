@@ -151,7 +151,8 @@ def model_knowledge(model: PolicyValueModel, value_weight: float = 1.0) -> Knowl
         h = model.hidden(encoding.observe_flat(state, state.current_player()))
         return policy_over(model.logits(h, known), ids)
 
-    return replace(base, evaluate=evaluate, play_priors=play_priors)
+    # the compiled search knows only the hand-written knowledge
+    return replace(base, evaluate=evaluate, play_priors=play_priors, native_search=None)
 
 
 def policy_over(logits: np.ndarray, ids: Sequence[int | None]) -> list[float]:
@@ -202,6 +203,7 @@ class MasterAgent:
         self.name = level
         self.overrides = dict(overrides or {})  # of every game's budget (agent.search_time)
         self.last_iterations = 0
+        self.last_native = False  # a model's search runs in Python (ISMCTSAgent.last_native)
         self._searches: dict[str, ModelAgent] = {}
 
     def search_for(self, game: str) -> ModelAgent:

@@ -41,8 +41,10 @@ class SearchSpec:
     def agent(self, name: str) -> ISMCTSAgent:
         knowledge = None if self.model is None else _model_knowledge(
             hashlib.sha256(self.model).hexdigest(), self.model, self.value_weight)
+        # the Python search even where a compiled one is built: a run is then the same
+        # function of its configuration and seed on every machine
         return ISMCTSAgent(iterations=self.iterations, exploration=self.exploration,
-                           name=name, knowledge=knowledge)
+                           name=name, knowledge=knowledge, native=False)
 
 
 @lru_cache(maxsize=4)

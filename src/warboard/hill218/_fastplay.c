@@ -383,11 +383,10 @@ static const int *supplied(Game *g, int seat, int *n_out)
     return g->sup[seat];
 }
 
-/* Every empty cell where `seat` may deploy `uid` (not counting how many plays it costs), each
- * once, into out[]: the own base while it is empty, else the supplied cells (when the seat holds
- * its base), plus for drop units the drop zone (the bounding box of the hill and every unit
- * grown by 2, less the hill and the enemy base). */
-static int deploy_cells(Game *g, int seat, int uid, int *out)
+/* The empty cells where `seat` may deploy `uid` by supply, each once, into out[]: the own base
+ * while it is empty, else the supplied cells (when the seat holds its base). Each is marked with
+ * *gen_out in g->mark. */
+static int supply_cells(Game *g, int seat, int uid, int *out, uint32_t *gen_out)
 {
     const Rules *R = g->R;
     uint8_t *board = g->board;
@@ -419,27 +418,46 @@ static int deploy_cells(Game *g, int seat, int uid, int *out)
     } else {
         gen = next_gen(g);      /* the enemy holds the own base: no supplied cells */
     }
-    if (R->drop[uid]) {
-        const int w = R->w;
-        int x0 = R->half, x1 = R->half, y0 = R->half, y1 = R->half;  /* the hill, as indices */
-        for (int i = 0; i < g->nocc; i++) {
-            int xi = g->occ[i] / w, yi = g->occ[i] % w;
-            if (xi < x0) x0 = xi;
-            if (xi > x1) x1 = xi;
-            if (yi < y0) y0 = yi;
-            if (yi > y1) y1 = yi;
-        }
-        int enemy_base = base_cell(R, 1 - seat);
-        for (int xi = x0 - 2; xi <= x1 + 2; xi++) {
-            for (int yi = y0 - 2; yi <= y1 + 2; yi++) {
-                int c = xi * w + yi;
-                if (!board[c] && c != R->hill && c != enemy_base && g->mark[c] != gen) {
-                    g->mark[c] = gen;
-                    out[n++] = c;
-                }
+    *gen_out = gen;
+    return n;
+}
+
+/* Adds to out[n..] the cells of the drop zone not marked with gen: the bounding box of the hill
+ * and every unit grown by 2, less the hill, the enemy base and occupied cells. */
+static int add_drop_cells(Game *g, int seat, uint32_t gen, int *out, int n)
+{
+    const Rules *R = g->R;
+    const uint8_t *board = g->board;
+    const int w = R->w;
+    int x0 = R->half, x1 = R->half, y0 = R->half, y1 = R->half;  /* the hill, as indices */
+    for (int i = 0; i < g->nocc; i++) {
+        int xi = g->occ[i] / w, yi = g->occ[i] % w;
+        if (xi < x0) x0 = xi;
+        if (xi > x1) x1 = xi;
+        if (yi < y0) y0 = yi;
+        if (yi > y1) y1 = yi;
+    }
+    int enemy_base = base_cell(R, 1 - seat);
+    for (int xi = x0 - 2; xi <= x1 + 2; xi++) {
+        for (int yi = y0 - 2; yi <= y1 + 2; yi++) {
+            int c = xi * w + yi;
+            if (!board[c] && c != R->hill && c != enemy_base && g->mark[c] != gen) {
+                g->mark[c] = gen;
+                out[n++] = c;
             }
         }
     }
+    return n;
+}
+
+/* Every empty cell where `seat` may deploy `uid` (not counting how many plays it costs), each
+ * once, into out[]: the supplied cells, plus for drop units the drop zone. */
+static int deploy_cells(Game *g, int seat, int uid, int *out)
+{
+    uint32_t gen;
+    int n = supply_cells(g, seat, uid, out, &gen);
+    if (g->R->drop[uid])
+        n = add_drop_cells(g, seat, gen, out, n);
     return n;
 }
 
@@ -765,6 +783,14 @@ static void clear_board(Game *g)
     g->winner = -1;
 }
 
+/* The §5 end by count, tested at the end of each turn: both decks are empty and neither seat
+ * could play with a full turn's 2 plays. */
+static int cards_exhausted(Game *g)
+{
+    return deck_size(&g->deck[0]) == 0 && deck_size(&g->deck[1]) == 0
+        && !has_play(g, 0, 2) && !has_play(g, 1, 2);
+}
+
 static void finish(Game *g, Result *res, int reason)
 {
     res->units[0] = unit_count(g, 0);
@@ -796,8 +822,7 @@ static int play_on(Game *g, int seat, int plays_left, Result *res)
         }
         if (g->error)
             return g->error;
-        if (deck_size(&g->deck[0]) == 0 && deck_size(&g->deck[1]) == 0
-                && !has_play(g, 0, 2) && !has_play(g, 1, 2)) {
+        if (cards_exhausted(g)) {
             finish(g, res, 1);
             return OK;
         }
@@ -1059,13 +1084,17 @@ typedef struct {
     int to_move, plays_left, strikes[2];
     int hand[2][MAX_UNITS];
     int ntop[2], top[2][MAX_DECK];
+    int pool[2][MAX_UNITS];     /* the shuffled middle of each deck, by unit id */
+    int nbottom[2], bottom[2][N_BURY];
     int nboard, board[MAX_OCC][4];  /* x, y, seat, uid */
 } Position;
 
 /*
  * The position layout (all ints):
  *   to_move, plays_left, strikes[0], strikes[1], hand[0][n_units], hand[1][n_units],
- *   per seat: n, n unit ids (top card first), then n_board, n_board * (x, y, seat, uid)
+ *   per seat: its deck: n, n unit ids (the known top, top card first), pool[n_units] (the
+ *     shuffled middle, drawn at random), m <= 2, m unit ids (the known bottom, drawn in order),
+ *   then n_board, n_board * (x, y, seat, uid)
  */
 static int read_position(Reader *rd, const Rules *R, Position *P)
 {
@@ -1090,6 +1119,18 @@ static int read_position(Reader *rd, const Rules *R, Position *P)
                 return -1;
         }
         cards += P->ntop[s];
+        for (int u = 0; u < nu; u++) {
+            if (next_int(rd, 0, MAX_DECK, &P->pool[s][u]) < 0)
+                return -1;
+            cards += P->pool[s][u];
+        }
+        if (next_int(rd, 0, N_BURY, &P->nbottom[s]) < 0)
+            return -1;
+        for (int i = 0; i < P->nbottom[s]; i++) {
+            if (next_int(rd, 0, nu - 1, &P->bottom[s][i]) < 0)
+                return -1;
+        }
+        cards += P->nbottom[s];
     }
     if (next_int(rd, 0, MAX_OCC, &P->nboard) < 0)
         return -1;
@@ -1115,7 +1156,7 @@ static int read_position(Reader *rd, const Rules *R, Position *P)
     return 0;
 }
 
-/* Sets the game to the position: every deck's order is known, nothing is shuffled. */
+/* Sets the game to the position (each deck's known top and bottom, its shuffled pool). */
 static int load_position(Game *g, const Position *P)
 {
     clear_board(g);
@@ -1124,6 +1165,12 @@ static int load_position(Game *g, const Position *P)
         memset(d, 0, sizeof *d);
         memcpy(d->top, P->top[s], sizeof d->top);
         d->ntop = P->ntop[s];
+        for (int u = 0; u < g->R->n_units; u++) {
+            d->pool[u] = P->pool[s][u];
+            d->pool_n += P->pool[s][u];
+        }
+        memcpy(d->bottom, P->bottom[s], sizeof d->bottom);
+        d->nbottom = P->nbottom[s];
         memcpy(g->hand[s], P->hand[s], sizeof g->hand[s]);
         g->strikes[s] = P->strikes[s];
     }
@@ -1437,6 +1484,7 @@ static PyObject *fp_rules_info(PyObject *self, PyObject *capsule)
 }
 
 #include "_fastplay_vector.c"  /* batches of stepped games for warboard.hill218.vector */
+#include "_fastsearch.c"        /* IS-MCTS with the hand-written evaluation, for the agents */
 
 static PyMethodDef methods[] = {
     {"make_rules", fp_make_rules, METH_O, make_rules_doc},
@@ -1450,6 +1498,7 @@ static PyMethodDef methods[] = {
     {"batch_reset", fp_batch_reset, METH_VARARGS, batch_reset_doc},
     {"batch_step", fp_batch_step, METH_VARARGS, batch_step_doc},
     {"batch_trace", fp_batch_trace, METH_VARARGS, batch_trace_doc},
+    {"search", fp_search, METH_VARARGS, search_doc},
     {NULL, NULL, 0, NULL},
 };
 

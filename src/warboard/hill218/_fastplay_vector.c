@@ -157,8 +157,7 @@ static void advance(const Batch *B, Env *e)
                         return;
                 }
             }
-            if (deck_size(&g->deck[0]) == 0 && deck_size(&g->deck[1]) == 0
-                    && !has_play(g, 0, 2) && !has_play(g, 1, 2)) {
+            if (cards_exhausted(g)) {
                 finish(g, &e->res, 1);
                 e->phase = PH_OVER;
             } else {

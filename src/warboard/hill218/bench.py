@@ -83,7 +83,8 @@ def time_legal(lines: list[str]) -> dict[str, float]:
             "positions_per_second": len(lines) / elapsed, "plays_per_second": plays / elapsed}
 
 
-def ismcts_speed(game: CardGame, level: str, decisions: int, seed: int) -> SearchSpeed:
+def ismcts_speed(game: CardGame, level: str, decisions: int, seed: int,
+                 native: bool = True) -> SearchSpeed:
     """Time the level's agent on decision points met in random games (one core)."""
     rng = random.Random(seed)
     points: list[CardState] = []
@@ -94,7 +95,7 @@ def ismcts_speed(game: CardGame, level: str, decisions: int, seed: int) -> Searc
 
     while len(points) < decisions:
         random_game(game, rng, keep_some)
-    return time_level(level, points[:decisions], rng)
+    return time_level(level, points[:decisions], rng, native)
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -118,7 +119,8 @@ def run_bench(args: argparse.Namespace) -> int:
         ai = None
         if args.ai:
             progress.update(task, description=f"{args.game}: timing ismcts:{args.ai}")
-            ai = ismcts_speed(game, args.ai, args.ai_decisions, args.seed)
+            ai = ismcts_speed(game, args.ai, args.ai_decisions, args.seed,
+                                  not args.python_search)
     head = native or py
     result = {
         "game": args.game,

@@ -117,9 +117,11 @@ def _encode_position(fast_rules: FastRules, position: Mapping[str, Any]) -> list
             counts[ids[name]] = n
         out.extend(counts)
     for seat in (0, 1):
-        deck = position["decks"][seat]
+        deck = position["decks"][seat]  # in a §7 position every card's place is known
         out.append(len(deck))
         out.extend(ids[name] for name in deck)
+        out.extend([0] * len(ids))  # no shuffled pool
+        out.append(0)  # no separate bottom
     board = position["board"]
     out.append(len(board))
     for e in board:

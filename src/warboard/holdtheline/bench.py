@@ -111,7 +111,8 @@ def htl_legal_speed(game: Any, size: int, seed: int) -> dict[str, float]:
             "rules_legal_positions_per_second": len(points) / batch}
 
 
-def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int) -> SearchSpeed:
+def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int,
+                     native: bool = True) -> SearchSpeed:
     """Time the level's agent (its Hold the Line budget) on decision points of random games."""
     rng = random.Random(seed)
     points: list[Any] = []
@@ -122,7 +123,7 @@ def htl_ismcts_speed(game: Any, level: str, decisions: int, seed: int) -> Search
 
     while len(points) < decisions:
         htl_random_game(game, rng, keep_some)
-    return time_level(level, points[:decisions], rng)
+    return time_level(level, points[:decisions], rng, native)
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -144,7 +145,8 @@ def run_bench(args: argparse.Namespace) -> int:
             ai = None
             if args.ai:
                 progress.update(task, description=f"{name}: timing ismcts:{args.ai}")
-                ai = htl_ismcts_speed(game, args.ai, args.ai_decisions, args.seed)
+                ai = htl_ismcts_speed(game, args.ai, args.ai_decisions, args.seed,
+                                  not args.python_search)
             progress.remove_task(task)
             rows.append({
                 "scenario": name,

@@ -1,0 +1,654 @@
+/*
+ * _fastsearch: the agents' IS-MCTS for hill218 / ogre218 in C, #included by _fastplay.c.
+ *
+ * The same search as warboard.ai.ismcts with the card games' hand-written knowledge
+ * (warboard.hill218.knowledge) and no rollout (the hard and expert levels): each iteration
+ * redeals the searching seat's unseen cards (the opponent's hand and deck, as
+ * warboard.hill218.determinize does), walks a tree of plays shared by all deals with
+ * progressive widening by the prior and UCT over availability, draws chance events as it passes
+ * them (open loop), expands one node and scores it with the evaluation. At the root the prior is
+ * the evaluation of each play's result; below it the cheap action prior. warboard.hill218.
+ * native_search turns the root's statistics back into the engine's plays.
+ *
+ * The state is restored from a snapshot before each iteration: the Game struct is copied (the
+ * board array stays, only its occupied cells are reset), and the scratch marks' generation and
+ * the random numbers run on.
+ */
+
+#include <math.h>
+#include <time.h>
+
+#define SEARCH_MAX_NODES (1 << 20)  /* a tree never outgrows this: the search stops there */
+
+/* ------------------------------------------------------------------ the evaluation */
+
+/* evaluate_cards (warboard.hill218.knowledge) for `seat`, the game not over: material, strikes,
+ * cards left, supply reach of the first unit type, and empty bases (worse when threatened). */
+static double evaluate_for(Game *g, int seat)
+{
+    const Rules *R = g->R;
+    double material[2] = {0, 0};
+    for (int i = 0; i < g->nocc; i++) {
+        int code = g->board[g->occ[i]];
+        material[SEAT(code)] += R->counts_as[UID(code)];
+    }
+    int reserve[2], reach[2], threatens[2];
+    for (int s = 0; s < 2; s++) {
+        reserve[s] = deck_size(&g->deck[s]);
+        for (int u = 0; u < R->n_units; u++)
+            reserve[s] += g->hand[s][u];
+        uint32_t gen;
+        reach[s] = supply_cells(g, s, 0, g->cells, &gen);
+        threatens[s] = g->mark[base_cell(R, 1 - s)] == gen;  /* the enemy base in reach */
+    }
+    int other = 1 - seat;
+    double score = 1.0 * (material[seat] - material[other])
+        + 0.8 * (g->strikes[seat] - g->strikes[other])
+        + 0.25 * (reserve[seat] - reserve[other])
+        + 0.08 * (reach[seat] - reach[other]);
+    for (int s = 0; s < 2; s++) {
+        if (!g->board[base_cell(R, s)]) {
+            double sign = s == seat ? 1.0 : -1.0;
+            score -= sign * (threatens[1 - s] ? 3.0 : 0.7);
+        }
+    }
+    return tanh(score / 5.0);
+}
+
+/* The value for seat 0 of a finished game (+1 a win, -1 a loss, 0 a draw). */
+static double final_value(const Game *g)
+{
+    return g->winner < 0 ? 0.0 : (g->winner == 0 ? 1.0 : -1.0);
+}
+
+/* ------------------------------------------------------------------ plays with their priors */
+
+typedef struct {
+    Play play;
+    uint64_t key;
+    float prior;
+} Cand;
+
+typedef struct {
+    Cand *v;
+    int n, cap;
+    int failed;
+} CandList;
+
+static uint64_t play_key(const Play *p)
+{
+    uint64_t h = (uint64_t)p->kind * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(p->uid + 1);
+    h = h * 0xBF58476D1CE4E5B9ULL ^ (uint64_t)p->cell;
+    for (int i = 0; i < p->nhits; i++)
+        h = h * 0x94D049BB133111EBULL ^ (uint64_t)p->hits[i];
+    return h * 0xBF58476D1CE4E5B9ULL ^ (uint64_t)p->nhits;
+}
+
+static int plays_equal(const Play *a, const Play *b)
+{
+    if (a->kind != b->kind || a->uid != b->uid || a->cell != b->cell || a->nhits != b->nhits)
+        return 0;
+    for (int i = 0; i < a->nhits; i++) {
+        if (a->hits[i] != b->hits[i])
+            return 0;
+    }
+    return 1;
+}
+
+static void cand_add(CandList *L, const Play *p, float prior)
+{
+    if (L->n == L->cap) {
+        int cap = L->cap ? L->cap * 2 : 256;
+        Cand *v = PyMem_RawRealloc(L->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            L->failed = 1;
+            return;
+        }
+        L->v = v;
+        L->cap = cap;
+    }
+    Cand *c = &L->v[L->n++];
+    c->play = *p;
+    c->key = play_key(p);
+    c->prior = prior;
+}
+
+/* Every ordered hit sequence of the play p (as pick_sequence counts them), each added. */
+static void add_sequences(CandList *L, Play *p, int left, int nt, const int *tgt, int *hp,
+                          float bonus)
+{
+    int any = 0;
+    if (left > 0) {
+        for (int i = 0; i < nt; i++) {
+            if (hp[i] <= 0)
+                continue;
+            any = 1;
+            hp[i]--;
+            p->hits[p->nhits++] = tgt[i];
+            add_sequences(L, p, left - 1, nt, tgt, hp, bonus);
+            p->nhits--;
+            hp[i]++;
+        }
+    }
+    if (!any)
+        cand_add(L, p, (float)p->nhits + bonus);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every complete legal play of `seat` with `plays_left` plays (§7), in the Python engine's order
+ * (units in ruleset order, cells by (x, y), hit sequences, strikes last), with card_action_prior
+ * (warboard.hill218.knowledge): 10 for taking the enemy base, a play's hits, +2 for refilling
+ * the own base, 0.6 for a strike. */
+static void list_plays(Game *g, int seat, int plays_left, CandList *L)
+{
+    const Rules *R = g->R;
+    int own_base = base_cell(R, seat), enemy_base = base_cell(R, 1 - seat);
+    L->n = 0;
+    for (int uid = 0; uid < R->n_units; uid++) {
+        if (g->hand[seat][uid] <= 0 || R->plays[uid] > plays_left)
+            continue;
+        int n = deploy_cells(g, seat, uid, g->cells);
+        qsort(g->cells, (size_t)n, sizeof *g->cells, cmp_int);  /* index order is (x, y) order */
+        for (int i = 0; i < n; i++) {
+            Play p = {EV_DEPLOY, uid, g->cells[i], 0, {0}};
+            if (p.cell == enemy_base) {
+                cand_add(L, &p, 10.0f);
+                continue;
+            }
+            int tgt[MAX_OFFS], hp[MAX_OFFS];
+            int nt = targets_at(g, seat, uid, p.cell, tgt, hp);
+            add_sequences(L, &p, nt ? R->attacks[uid] : 0, nt, tgt, hp,
+                          p.cell == own_base ? 2.0f : 0.0f);
+        }
+    }
+    if (g->strikes[seat] > 0) {
+        int first = L->n;
+        for (int i = 0; i < g->nocc; i++) {
+            int c = g->occ[i];
+            if (SEAT(g->board[c]) != seat) {
+                Play p = {EV_STRIKE, -1, c, 0, {0}};
+                cand_add(L, &p, 0.6f);
+            }
+        }
+        /* by cell, as the engine lists them (occ[] has no order) */
+        for (int i = first + 1; i < L->n; i++) {
+            Cand c = L->v[i];
+            int j = i;
+            for (; j > first && L->v[j - 1].play.cell > c.play.cell; j--)
+                L->v[j] = L->v[j - 1];
+            L->v[j] = c;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ the tree */
+
+typedef struct {
+    Play play;                  /* the play that led here */
+    uint64_t key;
+    int seat;                   /* the seat that chose it */
+    int visits, avail;
+    int first_child, next_sibling, nchildren;
+    float prior;
+    double value;
+} SNode;
+
+typedef struct {
+    Game *g;
+    Game snap;                  /* the root position (its board codes in snap_codes) */
+    uint8_t snap_codes[MAX_OCC];
+    int seat;                   /* the searching seat */
+    double c, widening, prior_weight;
+    SNode *nodes;
+    int nnodes, cap;
+    CandList cands, root;       /* root: the root's plays, best prior first */
+    int *order;                 /* scratch: candidate indices, best prior first */
+    int order_cap;
+    int *slot;                  /* scratch hash of one node's children: node index */
+    uint32_t *slot_stamp, stamp;
+    int slot_cap;
+    int *path;
+    int path_cap;
+    int failed;
+} Search;
+
+static int new_node(Search *S, const Cand *c, int seat)
+{
+    if (S->nnodes == S->cap) {
+        if (S->cap >= SEARCH_MAX_NODES)
+            return -1;
+        int cap = S->cap ? S->cap * 2 : 4096;
+        SNode *v = PyMem_RawRealloc(S->nodes, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        S->nodes = v;
+        S->cap = cap;
+    }
+    int i = S->nnodes++;
+    SNode *n = &S->nodes[i];
+    memset(n, 0, sizeof *n);
+    if (c) {
+        n->play = c->play;
+        n->key = c->key;
+        n->prior = c->prior;
+    }
+    n->seat = seat;
+    n->avail = 1;
+    n->first_child = n->next_sibling = -1;
+    return i;
+}
+
+static int grow(void **buf, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    int c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *v = PyMem_RawRealloc(*buf, (size_t)c * size);
+    if (!v)
+        return -1;
+    *buf = v;
+    *cap = c;
+    return 0;
+}
+
+/* The node's children in a scratch hash table by play key; returns the table's mask. */
+static uint32_t index_children(Search *S, int node)
+{
+    int need = 16;
+    while (need < 2 * S->nodes[node].nchildren + 2)
+        need *= 2;
+    if (need > S->slot_cap) {
+        if (grow((void **)&S->slot, &S->slot_cap, need, sizeof *S->slot) < 0) {
+            S->failed = 1;
+            return 0;
+        }
+        PyMem_RawFree(S->slot_stamp);
+        S->slot_stamp = PyMem_RawCalloc((size_t)S->slot_cap, sizeof *S->slot_stamp);
+        if (!S->slot_stamp) {
+            S->failed = 1;
+            return 0;
+        }
+        S->stamp = 0;
+    }
+    if (++S->stamp == 0) {
+        memset(S->slot_stamp, 0, (size_t)S->slot_cap * sizeof *S->slot_stamp);
+        S->stamp = 1;
+    }
+    uint32_t mask = (uint32_t)need - 1;
+    for (int ch = S->nodes[node].first_child; ch >= 0; ch = S->nodes[ch].next_sibling) {
+        uint32_t h = (uint32_t)(S->nodes[ch].key >> 32) & mask;
+        while (S->slot_stamp[h] == S->stamp)
+            h = (h + 1) & mask;
+        S->slot_stamp[h] = S->stamp;
+        S->slot[h] = ch;
+    }
+    return mask;
+}
+
+static int find_child(const Search *S, uint32_t mask, const Cand *c)
+{
+    uint32_t h = (uint32_t)(c->key >> 32) & mask;
+    while (S->slot_stamp[h] == S->stamp) {
+        const SNode *n = &S->nodes[S->slot[h]];
+        if (n->key == c->key && plays_equal(&n->play, &c->play))
+            return S->slot[h];
+        h = (h + 1) & mask;
+    }
+    return -1;
+}
+
+/* The first `width` candidates by prior, ties in list order, into S->order; returns how many. */
+static int best_by_prior(Search *S, const CandList *L, int width)
+{
+    if (grow((void **)&S->order, &S->order_cap, width + 1, sizeof *S->order) < 0) {
+        S->failed = 1;
+        return 0;
+    }
+    int *top = S->order, k = 0;
+    for (int i = 0; i < L->n; i++) {
+        float p = L->v[i].prior;
+        if (k == width && L->v[top[k - 1]].prior >= p)
+            continue;
+        int j = k < width ? k++ : k - 1;
+        for (; j > 0 && L->v[top[j - 1]].prior < p; j--)
+            top[j] = top[j - 1];
+        top[j] = i;
+    }
+    return k;
+}
+
+/* ------------------------------------------------------------------ one iteration */
+
+static void take_snapshot(Search *S)
+{
+    S->snap = *S->g;
+    for (int i = 0; i < S->g->nocc; i++)
+        S->snap_codes[i] = S->g->board[S->g->occ[i]];
+}
+
+static void restore_snapshot(Search *S)
+{
+    Game *g = S->g;
+    uint32_t gen = g->gen;
+    Rng rng = g->rng;
+    for (int i = 0; i < g->nocc; i++)
+        g->board[g->occ[i]] = 0;
+    *g = S->snap;               /* the pointers are the same: the board array is g's own */
+    g->gen = gen;               /* marks of later generations stay stale */
+    g->rng = rng;
+    for (int i = 0; i < g->nocc; i++)
+        g->board[g->occ[i]] = S->snap_codes[i];
+}
+
+/* Deals the opponent's unseen cards anew: its hand and the shuffled part of its deck are one
+ * pool of which its hand takes as many as it holds (determinize.sample_state). */
+static void redeal(Game *g, int other)
+{
+    const Rules *R = g->R;
+    int *hand = g->hand[other], *pool = g->deck[other].pool;
+    int held = 0, total = 0;
+    for (int u = 0; u < R->n_units; u++) {
+        held += hand[u];
+        pool[u] += hand[u];
+        hand[u] = 0;
+    }
+    total = g->deck[other].pool_n + held;
+    for (; held > 0; held--, total--) {
+        int r = (int)rng_below(&g->rng, (uint32_t)total), u = 0;
+        for (; r >= pool[u]; u++)
+            r -= pool[u];
+        pool[u]--;
+        hand[u]++;
+    }
+}
+
+/* Ends the game by count when the cards are exhausted (§5); returns whether it did. */
+static int end_by_count(Game *g)
+{
+    if (!cards_exhausted(g))
+        return 0;
+    int u0 = unit_count(g, 0), u1 = unit_count(g, 1);
+    g->over = 1;
+    g->winner = u0 == u1 ? -1 : (u0 > u1 ? 0 : 1);
+    return 1;
+}
+
+/* `seat` made a play and has `plays_left`: where that ends its turn and the cards are exhausted
+ * the game is over at once, as in the Python engine (the next seat's draw waits for the loop). */
+static void settle_play(Game *g, int seat, int plays_left)
+{
+    if (!g->over && deck_size(&g->deck[0]) == 0 && deck_size(&g->deck[1]) == 0
+            && (plays_left <= 0 || !has_play(g, seat, plays_left)))
+        end_by_count(g);
+}
+
+/* Ends `*seat`'s turn as play_on does: the game ends by count, or the other seat draws 2. */
+static void next_turn(Game *g, int *seat, int *plays_left)
+{
+    if (end_by_count(g))
+        return;
+    *seat = 1 - *seat;
+    draw_cards(g, *seat, 2);
+    *plays_left = 2;
+}
+
+static void iterate(Search *S, int plays_left)
+{
+    Game *g = S->g;
+    restore_snapshot(S);
+    redeal(g, 1 - S->seat);
+    int seat = S->seat, node = 0, depth = 0;
+    S->path[depth++] = 0;
+    while (!g->over && !g->error && !S->failed) {
+        if (plays_left <= 0) {
+            next_turn(g, &seat, &plays_left);
+            continue;
+        }
+        const CandList *L = &S->root;
+        if (node != 0) {
+            list_plays(g, seat, plays_left, &S->cands);
+            if (S->cands.failed) {
+                S->failed = 1;
+                return;
+            }
+            L = &S->cands;
+        }
+        if (L->n == 0) {        /* no legal play: the rest of the turn is forfeited */
+            plays_left = 0;
+            continue;
+        }
+        /* progressive widening: the best max(1, widening * sqrt(visits + 1)) plays by prior */
+        double wide = S->widening * sqrt((double)S->nodes[node].visits + 1.0);
+        int width = wide < 1.0 ? 1 : (wide >= (double)L->n ? L->n : (int)wide);
+        int k;
+        if (node == 0) {        /* the root's plays are listed best first */
+            k = width;
+        } else {
+            k = best_by_prior(S, L, width);
+        }
+        uint32_t mask = index_children(S, node);
+        if (S->failed)
+            return;
+        int expand = -1, best = -1;
+        double best_score = -INFINITY;
+        for (int i = 0; i < k; i++) {
+            const Cand *c = &L->v[node == 0 ? i : S->order[i]];
+            int ch = find_child(S, mask, c);
+            if (ch < 0) {
+                if (expand < 0)
+                    expand = node == 0 ? i : S->order[i];
+                continue;
+            }
+            SNode *n = &S->nodes[ch];
+            n->avail++;
+            double score = n->value / n->visits
+                + S->c * sqrt(log((double)n->avail) / n->visits)
+                + S->prior_weight * n->prior / (n->visits + 1);
+            if (score > best_score) {
+                best_score = score;
+                best = ch;
+            }
+        }
+        const Play *chosen;
+        if (expand >= 0) {
+            int ch = new_node(S, &L->v[expand], seat);
+            if (ch < 0) {
+                S->failed = 1;
+                return;
+            }
+            SNode *parent = &S->nodes[node];
+            S->nodes[ch].next_sibling = parent->first_child;
+            parent->first_child = ch;
+            parent->nchildren++;
+            node = ch;
+        } else {
+            node = best;
+        }
+        if (depth == S->path_cap && grow((void **)&S->path, &S->path_cap, depth + 1,
+                                         sizeof *S->path) < 0) {
+            S->failed = 1;
+            return;
+        }
+        S->path[depth++] = node;
+        chosen = &S->nodes[node].play;
+        plays_left -= apply_play(g, seat, chosen);
+        settle_play(g, seat, plays_left);
+        if (expand >= 0)
+            break;
+    }
+    if (g->error || S->failed)
+        return;
+    double v = g->over ? final_value(g) : evaluate_for(g, 0);
+    for (int i = 0; i < depth; i++) {
+        SNode *n = &S->nodes[S->path[i]];
+        n->visits++;
+        n->value += n->seat == 0 ? v : -v;
+    }
+}
+
+/* The root's plays, each prior the evaluation of its result for the searching seat, sorted best
+ * first (ties in list order). */
+static void list_root(Search *S, int plays_left)
+{
+    Game *g = S->g;
+    list_plays(g, S->seat, plays_left, &S->root);
+    if (S->root.failed) {
+        S->failed = 1;
+        return;
+    }
+    for (int i = 0; i < S->root.n; i++) {
+        restore_snapshot(S);
+        settle_play(g, S->seat, plays_left - apply_play(g, S->seat, &S->root.v[i].play));
+        double v = g->over ? final_value(g) : evaluate_for(g, 0);
+        S->root.v[i].prior = (float)(S->seat == 0 ? v : -v);
+    }
+    restore_snapshot(S);
+    for (int i = 1; i < S->root.n; i++) {  /* a stable insertion sort, best prior first */
+        Cand c = S->root.v[i];
+        int j = i;
+        for (; j > 0 && S->root.v[j - 1].prior < c.prior; j--)
+            S->root.v[j] = S->root.v[j - 1];
+        S->root.v[j] = c;
+    }
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void search_free(Search *S)
+{
+    PyMem_RawFree(S->nodes);
+    PyMem_RawFree(S->cands.v);
+    PyMem_RawFree(S->root.v);
+    PyMem_RawFree(S->order);
+    PyMem_RawFree(S->slot);
+    PyMem_RawFree(S->slot_stamp);
+    PyMem_RawFree(S->path);
+}
+
+/* Searches from the loaded position (the seat to move is the searcher) until `iterations` are
+ * done or `seconds` have passed (<= 0: no limit); at least one iteration. Returns how many. */
+static long run_search(Search *S, int plays_left, long iterations, double seconds)
+{
+    double deadline = seconds > 0 ? now_seconds() + seconds : 0;
+    take_snapshot(S);
+    if (grow((void **)&S->path, &S->path_cap, 64, sizeof *S->path) < 0
+            || new_node(S, NULL, 1 - S->seat) < 0) {
+        S->failed = 1;
+        return 0;
+    }
+    list_root(S, plays_left);
+    long done = 0;
+    while (!S->failed && !S->g->error && S->root.n > 0
+           && (done == 0 || ((iterations <= 0 || done < iterations)
+                             && (deadline == 0 || now_seconds() < deadline)))) {
+        iterate(S, plays_left);
+        done++;
+        if (S->nnodes >= SEARCH_MAX_NODES)
+            break;              /* the tree is full: the budget is spent */
+    }
+    return done;
+}
+
+PyDoc_STRVAR(search_doc,
+"search(rules, position, iterations, seconds, exploration, widening, prior_weight, seed)\n"
+"-> (iterations_done, [(kind, uid, x, y, hits, visits, mean_value, prior), ...])\n\n"
+"IS-MCTS for the seat to move of the position (a determinization of its view: the other\n"
+"seat's hand and deck pool are redealt every iteration), without the GIL. iterations <= 0 or\n"
+"seconds <= 0: no such limit (one of them must limit). Each root play tried: its kind (EV_DEPLOY\n"
+"or EV_STRIKE), unit id (-1 for a strike), cell, hits as a tuple of cells, visits, mean value\n"
+"for the searching seat and prior (the evaluation of its result).");
+
+static PyObject *fp_search(PyObject *self, PyObject *args)
+{
+    PyObject *capsule, *pos_obj, *seed_obj;
+    long iterations;
+    double seconds, exploration, widening, prior_weight;
+    if (!PyArg_ParseTuple(args, "OOlddddO", &capsule, &pos_obj, &iterations, &seconds,
+                          &exploration, &widening, &prior_weight, &seed_obj))
+        return NULL;
+    if (iterations <= 0 && seconds <= 0) {
+        PyErr_SetString(PyExc_ValueError, "search needs a budget: iterations or seconds");
+        return NULL;
+    }
+    const Rules *R = get_rules(capsule);
+    if (!R)
+        return NULL;
+    uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+    if (PyErr_Occurred())
+        return NULL;
+    if (pos_obj == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "search needs a position");
+        return NULL;
+    }
+    Position *P = position_arg(pos_obj, R);
+    if (!P)
+        return NULL;
+    Game *g = game_new(R);
+    Search *S = PyMem_RawCalloc(1, sizeof *S);
+    if (!g || !S) {
+        game_free(g);
+        PyMem_RawFree(S);
+        PyMem_Free(P);
+        return PyErr_NoMemory();
+    }
+    rng_seed(&g->rng, seed);
+    g->winner = -1;
+    S->g = g;
+    S->seat = P->to_move;
+    S->c = exploration;
+    S->widening = widening;
+    S->prior_weight = prior_weight;
+    long done = 0;
+    if (load_position(g, P) == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        done = run_search(S, P->plays_left, iterations, seconds);
+        Py_END_ALLOW_THREADS
+    }
+    PyMem_Free(P);
+    PyObject *out = NULL;
+    if (g->error != OK) {
+        raise_game_error(g->error);
+    } else if (S->failed) {
+        PyErr_NoMemory();
+    } else {
+        PyObject *plays = PyList_New(0);
+        for (int ch = S->nnodes ? S->nodes[0].first_child : -1; plays && ch >= 0;
+             ch = S->nodes[ch].next_sibling) {
+            const SNode *n = &S->nodes[ch];
+            PyObject *hits = PyTuple_New(n->play.nhits);
+            for (int h = 0; hits && h < n->play.nhits; h++) {
+                PyObject *cell = Py_BuildValue("(ii)", cell_x(R, n->play.hits[h]),
+                                               cell_y(R, n->play.hits[h]));
+                if (!cell)
+                    Py_CLEAR(hits);
+                else
+                    PyTuple_SET_ITEM(hits, h, cell);
+            }
+            PyObject *item = hits ? Py_BuildValue(
+                "(iiiiNidd)", n->play.kind, n->play.uid, cell_x(R, n->play.cell),
+                cell_y(R, n->play.cell), hits, n->visits, n->value / (n->visits ? n->visits : 1),
+                (double)n->prior) : NULL;
+            if (!item || PyList_Append(plays, item) < 0)
+                Py_CLEAR(plays);
+            Py_XDECREF(item);
+        }
+        if (plays)
+            out = Py_BuildValue("(lN)", done, plays);
+    }
+    search_free(S);
+    PyMem_RawFree(S);
+    game_free(g);
+    return out;
+}

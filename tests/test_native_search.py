@@ -1,0 +1,185 @@
+"""The compiled IS-MCTS of the card games (``_fastsearch.c``, ``hill218.native_search``) against
+the Python search and knowledge it stands in for (issue 14, point 5).
+
+Its root lists exactly the engine's legal plays, its priors there are ``evaluate_cards`` of each
+play's result, it takes a win when one is there, it replays from a seed, and an agent using it
+plays whole games of every ruleset and option to the end with only legal plays. That it never
+reads the opponent's hidden cards is ``test_ai.py``'s test (an ``ISMCTSAgent`` runs it by
+default).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game_walk import random_decision_points
+from warboard.ai.agent import decide
+from warboard.ai.ismcts import ISMCTSAgent
+from warboard.ai.levels import agent_for_level
+from warboard.core.protocol import CHANCE
+from warboard.hill218 import fast
+from warboard.hill218.actions import Deploy, Strike
+from warboard.hill218.game import CardGame
+from warboard.hill218.grid import pack
+from warboard.hill218.knowledge import evaluate_cards
+from warboard.hill218.native_search import encode_state, native_search
+from warboard.hill218.state import BASES, PLAY, CardState
+from warboard.holdtheline.game import HoldTheLineGame
+
+if not fast.available():
+    pytest.skip("the C fast path warboard.hill218._fastplay is not built (the package was "
+                "installed without a working C compiler)", allow_module_level=True)
+
+CONFIGS = [
+    ("hill218", {}),
+    ("hill218", {"quick_start": True}),
+    ("ogre218", {}),
+    ("ogre218", {"damaged_ogres": [2, 1], "quick_start": True}),
+]
+SETTINGS = {"iterations": 200, "seconds": None, "rollout_depth": 0, "exploration": 0.5,
+            "widening": 4.0, "prior_weight": 0.5}
+
+
+def play_points(game: CardGame, seed: int, every: int = 3) -> list[CardState]:
+    """Every ``every``-th decision of a random game that is a play (not a burial) with a
+    choice."""
+    return [s for s in random_decision_points(game, seed, every, clone=True, skip_forced=True)
+            if s.phase == PLAY]
+
+
+def root_of(game: CardGame, state: CardState, seed: int) -> tuple[int, list[Any]]:
+    """A search that tries every root play once: widening without limit, one iteration each."""
+    legal = state.legal_actions()
+    rules = fast.FastRules(game.rules, game.options)
+    return fast._module().search(rules._handle, encode_state(state), len(legal), 0.0, 0.5, 1e9,
+                                 0.5, seed)
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_root_plays_and_priors_are_the_engines(name: str, options: dict[str, Any],
+                                               seed: int) -> None:
+    """At the root: the same plays as ``legal_actions`` (every one tried once with unbounded
+    widening), each prior the Python evaluation of its result for the seat to move."""
+    game = CardGame(name, options)
+    for state in play_points(game, seed):
+        legal = state.legal_actions()
+        done, found = root_of(game, state, seed)
+        assert done == len(legal)
+        tried = {}
+        for _kind, uid, x, y, hits, visits, _value, prior in found:
+            assert visits == 1
+            play = Deploy(game.rules.units[uid].name, (x, y), hits) if uid >= 0 else Strike((x, y))
+            tried[play] = prior
+        assert set(tried) == set(legal)
+        seat = state.to_move
+        for play in legal:
+            after = state.clone()
+            after.apply(play)
+            assert tried[play] == pytest.approx(evaluate_cards(after, seat), abs=1e-6), play
+
+
+def test_strikes_come_back_as_strikes() -> None:
+    """Where the seat has a strike, the strikes on each enemy unit are among the root plays."""
+    game = CardGame("hill218")
+    for seed in range(30):
+        for state in play_points(game, seed):
+            strikes = [a for a in state.legal_actions() if not isinstance(a, Deploy)]
+            if strikes:
+                stats = native_search(game, state.observation(state.to_move),
+                                      state.legal_actions(),
+                                      {**SETTINGS, "widening": 1e9, "iterations": 400},
+                                      random.Random(seed))
+                assert stats is not None
+                assert set(strikes) <= set(stats.plays)
+                return
+    pytest.fail("no position with a strike in 30 random games")
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_it_takes_the_enemy_base_when_it_can(name: str, options: dict[str, Any]) -> None:
+    game = CardGame(name, options)
+    agent = ISMCTSAgent(iterations=100)
+    found = 0
+    for seed in range(40):
+        for state in play_points(game, seed, every=1):
+            enemy_base = BASES[1 - state.to_move]
+            wins = [a for a in state.legal_actions()
+                    if isinstance(a, Deploy) and pack(*a.at) == enemy_base]
+            if wins:
+                found += 1
+                assert decide(agent, state, random.Random(seed)) in wins
+                assert agent.last_native
+    assert found >= 3
+
+
+def test_a_seed_replays_the_search_and_another_seed_searches_anew() -> None:
+    game = CardGame("ogre218")
+    state = play_points(game, 5)[4]
+    view, legal = state.observation(state.to_move), state.legal_actions()
+    runs = [native_search(game, view, legal, SETTINGS, random.Random(s)) for s in (1, 1, 2)]
+    assert runs[0] == runs[1]
+    assert runs[0] is not None and runs[0].iterations == 200
+    assert runs[0] != runs[2]
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_whole_games_against_random_play(name: str, options: dict[str, Any]) -> None:
+    """The compiled search as hard plays whole games (the engine checks every play) and wins
+    most of them against random play."""
+    game = CardGame(name, options)
+    hard = agent_for_level("hard", seconds=None)
+    wins = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        seat = seed % 2
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply(state.sample_chance_outcome(rng))
+            elif player == seat:
+                state.apply(decide(hard, state, rng))
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        wins += state.returns()[seat] > 0
+    assert wins >= 5
+
+
+def test_it_declines_burials_rollouts_and_other_games() -> None:
+    """Where it does not apply the Python search runs (``last_native`` says which)."""
+    game = CardGame("hill218")
+    burial = next(s for s in random_decision_points(game, 1, clone=True) if s.phase != PLAY)
+    view = burial.observation(burial.current_player())
+    assert native_search(game, view, burial.legal_actions(), SETTINGS, random.Random(1)) is None
+    play = play_points(game, 1)[0]
+    view = play.observation(play.to_move)
+    assert native_search(game, view, play.legal_actions(), {**SETTINGS, "rollout_depth": 3},
+                         random.Random(1)) is None
+    agent = ISMCTSAgent(iterations=30)
+    decide(agent, play, random.Random(1))
+    assert agent.last_native
+    python = ISMCTSAgent(iterations=30, native=False)
+    decide(python, play, random.Random(1))
+    assert not python.last_native and python.last_iterations == 30
+    htl = HoldTheLineGame()
+    point = next(random_decision_points(htl, 1, clone=True, skip_forced=True))
+    decide(agent, point, random.Random(1))
+    assert not agent.last_native
+
+
+def test_a_time_budget_alone_stops_it() -> None:
+    """Seconds without iterations end the search; each iteration visited one root play."""
+    game = CardGame("hill218")
+    state = play_points(game, 2)[3]
+    stats = native_search(game, state.observation(state.to_move), state.legal_actions(),
+                          {**SETTINGS, "iterations": None, "seconds": 0.05},
+                          random.Random(1))
+    assert stats is not None and stats.iterations >= 1
+    assert sum(v for v, _, _ in stats.plays.values()) == stats.iterations
