@@ -183,3 +183,21 @@ def test_a_time_budget_alone_stops_it() -> None:
                           random.Random(1))
     assert stats is not None and stats.iterations >= 1
     assert sum(v for v, _, _ in stats.plays.values()) == stats.iterations
+
+
+def test_an_included_play_is_tried_first_however_low_its_prior() -> None:
+    """Analysis judges the play made: the compiled search tries it at the root (it ran
+    compiled), even where its prior would never let it in at this budget."""
+    game = CardGame("hill218")
+    state = max(play_points(game, 4), key=lambda s: len(s.legal_actions()))
+    legal = state.legal_actions()
+    view = state.observation(state.to_move)
+    plain = native_search(game, view, legal, {**SETTINGS, "iterations": 20}, random.Random(1))
+    assert plain is not None
+    worst = next(a for a in reversed(legal) if a not in plain.plays)
+    agent = ISMCTSAgent(iterations=20)
+    found = agent.search(game, view, legal, random.Random(1), include=worst)
+    assert agent.last_native and worst in found.plays
+    with pytest.raises(ValueError, match="not legal"):
+        native_search(game, view, legal, SETTINGS, random.Random(1),
+                      Deploy(game.rules.units[0].name, (30, 30), ()))

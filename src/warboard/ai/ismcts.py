@@ -111,8 +111,8 @@ class ISMCTSAgent(Agent):
         iterations, seconds, depth = cfg["iterations"], cfg["seconds"], cfg["rollout_depth"]
         search = (cfg["exploration"], cfg["widening"], cfg["prior_weight"])
         know = self.knowledge or knowledge_for(game)
-        if self.native and include is None and know.native_search is not None:
-            stats = know.native_search(game, view, legal, cfg, rng)
+        if self.native and know.native_search is not None:
+            stats = know.native_search(game, view, legal, cfg, rng, include)
             if stats is not None:
                 self.last_iterations = stats.iterations
                 self.last_native = True

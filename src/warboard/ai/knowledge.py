@@ -31,10 +31,11 @@ class RootStats:
     iterations: int
 
 
-# (game, view, legal plays, the search's settings, rng) -> the root's statistics, or None where
-# the native search does not apply (that position or those settings): the Python search runs.
+# (game, view, legal plays, the search's settings, rng, a play always tried or None) -> the
+# root's statistics, or None where the native search does not apply (that position or those
+# settings): the Python search runs.
 NativeSearch = Callable[[Game, Mapping[str, Any], Sequence[Any], Mapping[str, Any],
-                         random.Random], RootStats | None]
+                         random.Random, Any], RootStats | None]
 
 
 def final_result(state: State, seat: int) -> float:

@@ -207,6 +207,7 @@ typedef struct {
     SNode *nodes;
     int nnodes, cap;
     CandList cands, root;       /* root: the root's plays, best prior first */
+    int include;                /* a root play always tried first (its index in root), or -1 */
     int *order;                 /* scratch: candidate indices, best prior first */
     int order_cap;
     int *slot;                  /* scratch hash of one node's children: node index */
@@ -438,12 +439,17 @@ static void iterate(Search *S, int plays_left)
             return;
         int expand = -1, best = -1;
         double best_score = -INFINITY;
-        for (int i = 0; i < k; i++) {
-            const Cand *c = &L->v[node == 0 ? i : S->order[i]];
+        /* at the root the included play comes first, however low its prior */
+        int first = node == 0 && S->include >= 0 ? -1 : 0;
+        for (int i = first; i < k; i++) {
+            int at = i < 0 ? S->include : (node == 0 ? i : S->order[i]);
+            if (i >= 0 && node == 0 && at == S->include)
+                continue;
+            const Cand *c = &L->v[at];
             int ch = find_child(S, mask, c);
             if (ch < 0) {
                 if (expand < 0)
-                    expand = node == 0 ? i : S->order[i];
+                    expand = at;
                 continue;
             }
             SNode *n = &S->nodes[ch];
@@ -495,7 +501,7 @@ static void iterate(Search *S, int plays_left)
 
 /* The root's plays, each prior the evaluation of its result for the searching seat, sorted best
  * first (ties in list order). */
-static void list_root(Search *S, int plays_left)
+static void list_root(Search *S, int plays_left, const Play *include)
 {
     Game *g = S->g;
     list_plays(g, S->seat, plays_left, &S->root);
@@ -503,6 +509,7 @@ static void list_root(Search *S, int plays_left)
         S->failed = 1;
         return;
     }
+    uint64_t include_key = include ? play_key(include) : 0;
     for (int i = 0; i < S->root.n; i++) {
         restore_snapshot(S);
         settle_play(g, S->seat, plays_left - apply_play(g, S->seat, &S->root.v[i].play));
@@ -516,6 +523,11 @@ static void list_root(Search *S, int plays_left)
         for (; j > 0 && S->root.v[j - 1].prior < c.prior; j--)
             S->root.v[j] = S->root.v[j - 1];
         S->root.v[j] = c;
+    }
+    S->include = -1;
+    for (int i = 0; include && i < S->root.n; i++) {
+        if (S->root.v[i].key == include_key && plays_equal(&S->root.v[i].play, include))
+            S->include = i;
     }
 }
 
@@ -539,7 +551,8 @@ static void search_free(Search *S)
 
 /* Searches from the loaded position (the seat to move is the searcher) until `iterations` are
  * done or `seconds` have passed (<= 0: no limit); at least one iteration. Returns how many. */
-static long run_search(Search *S, int plays_left, long iterations, double seconds)
+static long run_search(Search *S, int plays_left, long iterations, double seconds,
+                       const Play *include)
 {
     double deadline = seconds > 0 ? now_seconds() + seconds : 0;
     take_snapshot(S);
@@ -548,7 +561,9 @@ static long run_search(Search *S, int plays_left, long iterations, double second
         S->failed = 1;
         return 0;
     }
-    list_root(S, plays_left);
+    list_root(S, plays_left, include);
+    if (include && S->include < 0)
+        return 0;               /* not a legal play: the caller says so */
     long done = 0;
     while (!S->failed && !S->g->error && S->root.n > 0
            && (done == 0 || ((iterations <= 0 || done < iterations)
@@ -561,22 +576,57 @@ static long run_search(Search *S, int plays_left, long iterations, double second
     return done;
 }
 
+/* A play given as (uid, x, y, hits): uid -1 is a strike on (x, y); hits, cells (x, y). */
+static int read_include(PyObject *obj, const Rules *R, Play *p)
+{
+    PyObject *hits;
+    int x, y;
+    if (!PyArg_ParseTuple(obj, "iiiO", &p->uid, &x, &y, &hits))
+        return -1;
+    PyObject *fast = PySequence_Fast(hits, "search: include's hits must be a sequence");
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int lim = R->half - 1, ok = p->uid >= -1 && p->uid < R->n_units && n <= MAX_ATTACKS
+        && iabs(x) <= lim && iabs(y) <= lim && (p->uid >= 0 || n == 0);
+    p->kind = p->uid < 0 ? EV_STRIKE : EV_DEPLOY;
+    p->cell = cell_at(R, x, y);
+    p->nhits = (int)n;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        int hx, hy;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ii", &hx, &hy)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        ok = iabs(hx) <= lim && iabs(hy) <= lim;
+        p->hits[i] = cell_at(R, hx, hy);
+    }
+    Py_DECREF(fast);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "search: include is not a play of this ruleset");
+        return -1;
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(search_doc,
-"search(rules, position, iterations, seconds, exploration, widening, prior_weight, seed)\n"
+"search(rules, position, iterations, seconds, exploration, widening, prior_weight, seed,\n"
+"       include=None)\n"
 "-> (iterations_done, [(kind, uid, x, y, hits, visits, mean_value, prior), ...])\n\n"
 "IS-MCTS for the seat to move of the position (a determinization of its view: the other\n"
 "seat's hand and deck pool are redealt every iteration), without the GIL. iterations <= 0 or\n"
 "seconds <= 0: no such limit (one of them must limit). Each root play tried: its kind (EV_DEPLOY\n"
 "or EV_STRIKE), unit id (-1 for a strike), cell, hits as a tuple of cells, visits, mean value\n"
-"for the searching seat and prior (the evaluation of its result).");
+"for the searching seat and prior (the evaluation of its result). include, a root play as\n"
+"(uid, x, y, hits) (uid -1: a strike), is always tried first, however low its prior.");
 
 static PyObject *fp_search(PyObject *self, PyObject *args)
 {
-    PyObject *capsule, *pos_obj, *seed_obj;
+    PyObject *capsule, *pos_obj, *seed_obj, *include_obj = Py_None;
     long iterations;
     double seconds, exploration, widening, prior_weight;
-    if (!PyArg_ParseTuple(args, "OOlddddO", &capsule, &pos_obj, &iterations, &seconds,
-                          &exploration, &widening, &prior_weight, &seed_obj))
+    if (!PyArg_ParseTuple(args, "OOlddddO|O", &capsule, &pos_obj, &iterations, &seconds,
+                          &exploration, &widening, &prior_weight, &seed_obj, &include_obj))
         return NULL;
     if (iterations <= 0 && seconds <= 0) {
         PyErr_SetString(PyExc_ValueError, "search needs a budget: iterations or seconds");
@@ -592,6 +642,9 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "search needs a position");
         return NULL;
     }
+    Play include = {0, 0, 0, 0, {0}};
+    if (include_obj != Py_None && read_include(include_obj, R, &include) < 0)
+        return NULL;
     Position *P = position_arg(pos_obj, R);
     if (!P)
         return NULL;
@@ -613,13 +666,16 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
     long done = 0;
     if (load_position(g, P) == 0) {
         Py_BEGIN_ALLOW_THREADS
-        done = run_search(S, P->plays_left, iterations, seconds);
+        done = run_search(S, P->plays_left, iterations, seconds,
+                          include_obj != Py_None ? &include : NULL);
         Py_END_ALLOW_THREADS
     }
     PyMem_Free(P);
     PyObject *out = NULL;
     if (g->error != OK) {
         raise_game_error(g->error);
+    } else if (include_obj != Py_None && S->include < 0 && !S->failed) {
+        PyErr_SetString(PyExc_ValueError, "search: the included play is not legal here");
     } else if (S->failed) {
         PyErr_NoMemory();
     } else {

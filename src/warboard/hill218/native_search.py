@@ -6,7 +6,8 @@ back the root's statistics, the same search as its own (``warboard.ai.ismcts``) 
 (``None``, and the Python search runs) where the C extension is not built, for burials, and for
 settings it does not cover (a rollout). Like the Python search it starts from a determinization
 of the seat's view (``sample_state``) and redeals the opponent's unseen cards every iteration, so
-it never reads what the seat cannot see.
+it never reads what the seat cannot see. A play to ``include`` (analysis judging it) is always
+tried first at the root, as in the Python search.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def encode_state(state: CardState) -> list[int]:
 
 
 def native_search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
-                  settings: Mapping[str, Any], rng: random.Random) -> RootStats | None:
+                  settings: Mapping[str, Any], rng: random.Random,
+                  include: Any = None) -> RootStats | None:
     if (not fast.available() or settings["rollout_depth"] or view.get("phase") != PLAY
             or not isinstance(game, CardGame)):
         return None
@@ -56,7 +58,8 @@ def native_search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
     done, found = fast._module().search(
         rules._handle, encode_state(state), settings["iterations"] or 0,
         settings["seconds"] or 0.0, settings["exploration"], settings["widening"],
-        settings["prior_weight"], rng.getrandbits(64))
+        settings["prior_weight"], rng.getrandbits(64),
+        None if include is None else _play_args(rules, include))
     known = set(legal)
     plays: dict[Any, tuple[int, float, float]] = {}
     for kind, uid, x, y, hits, visits, value, prior in found:
@@ -66,3 +69,10 @@ def native_search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
                                f"(kind {kind})")
         plays[play] = (visits, value, prior)
     return RootStats(plays, done)
+
+
+def _play_args(rules: fast.FastRules, play: Any) -> tuple[int, int, int, tuple[Any, ...]]:
+    """A play as the C search reads it: (unit id or -1 for a strike, x, y, hits)."""
+    if isinstance(play, Strike):
+        return (-1, *play.target, ())
+    return (rules.rules.unit_ids[play.unit], *play.at, tuple(play.attacks))
