@@ -28,6 +28,7 @@ from warboard.hill218.game import CardGame
 from warboard.hill218.grid import pack
 from warboard.hill218.knowledge import evaluate_cards
 from warboard.hill218.native_search import encode_state, native_search
+from warboard.hill218.serialize import position_from_json, position_to_json
 from warboard.hill218.state import BASES, PLAY, CardState
 from warboard.holdtheline.game import HoldTheLineGame
 
@@ -198,6 +199,22 @@ def test_an_included_play_is_tried_first_however_low_its_prior() -> None:
     agent = ISMCTSAgent(iterations=20)
     found = agent.search(game, view, legal, random.Random(1), include=worst)
     assert agent.last_native and worst in found.plays
-    with pytest.raises(ValueError, match="not legal"):
+    with pytest.raises(ValueError, match="not a legal play"):
         native_search(game, view, legal, SETTINGS, random.Random(1),
                       Deploy(game.rules.units[0].name, (30, 30), ()))
+
+
+def test_a_position_beyond_the_c_window_is_searched_in_python() -> None:
+    """A composed position with a unit far out (no game reaches it) is searched by the
+    Python search instead of failing."""
+    game = CardGame("hill218")
+    position = position_to_json(play_points(game, 3)[2], random.Random(1))
+    far = fast.FastRules(game.rules, game.options).window // 2 - 1
+    enemy = next(e for e in position["board"] if e["seat"] != position["to_move"])
+    enemy["x"], enemy["y"] = far, far  # moved where no game goes
+    state = position_from_json(position)
+    view, legal = state.observation(state.to_move), state.legal_actions()
+    assert native_search(game, view, legal, SETTINGS, random.Random(1)) is None
+    agent = ISMCTSAgent(iterations=20)
+    assert agent.search(game, view, legal, random.Random(1)).best in legal
+    assert not agent.last_native

@@ -173,8 +173,9 @@ def _add_arena(sub: Commands) -> argparse.ArgumentParser:
                        help=f"which game (default: {default})")
     arena.add_argument("--agents", default="random,greedy,ismcts:hard",
                        help="comma-separated agents: random, greedy, ismcts:LEVEL, a level "
-                            "(easy, medium, hard, expert) or model:FILE, hard's search with a "
-                            "model 'warboard train' made (default: random,greedy,ismcts:hard)")
+                            "(easy, medium, hard, expert, master where the game ships a model) or "
+                            "model:FILE, hard's search with a model 'warboard train' made "
+                            "(default: random,greedy,ismcts:hard)")
     arena.add_argument("--games", type=int, default=20,
                        help="games per pair of agents (default: 20)")
     _add_tournament_arguments(arena, "arena-out")

@@ -53,8 +53,8 @@ def search_time(time_caps: bool, seconds: float | None) -> dict[str, Any]:
 
 def make_agent(spec: str, time_caps: bool = True, seconds: float | None = None) -> Agent:
     """An agent from its name: ``random``, ``greedy``, ``ismcts`` or ``ismcts:LEVEL``, a
-    level alone (``easy``, ``medium``, ``hard``, ``expert``), or ``model:FILE``, ``hard``'s
-    search reading a trained model (``ai.model``). Without ``time_caps`` a level
+    level alone (``easy``, ``medium``, ``hard``, ``expert``, ``master``), or ``model:FILE``,
+    ``hard``'s search reading a trained model (``ai.model``). Without ``time_caps`` a level
     searches its full iteration budget however long it takes (reproducible on any machine);
     with ``seconds`` a search decides in that time whatever its iteration budget (to compare
     agents at equal time)."""

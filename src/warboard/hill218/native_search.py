@@ -2,12 +2,13 @@
 
 ``native_search`` is ``KNOWLEDGE.native_search``: ``ISMCTSAgent`` hands it a decision and gets
 back the root's statistics, the same search as its own (``warboard.ai.ismcts``) with
-``evaluate_cards`` and ``card_action_prior`` and no rollout, about ten times faster. It declines
-(``None``, and the Python search runs) where the C extension is not built, for burials, and for
-settings it does not cover (a rollout). Like the Python search it starts from a determinization
-of the seat's view (``sample_state``) and redeals the opponent's unseen cards every iteration, so
-it never reads what the seat cannot see. A play to ``include`` (analysis judging it) is always
-tried first at the root, as in the Python search.
+``evaluate_cards`` and ``card_action_prior`` and no rollout, about forty times faster. It
+declines (``None``, and the Python search runs) where the C extension is not built, for
+burials, for settings it does not cover (a rollout), and for a composed position whose units
+stand beyond the C side's board window (``fast.FastRules.window``). Like the Python search it
+starts from a determinization of the seat's view (``sample_state``) and redeals the opponent's
+unseen cards every iteration, so it never reads what the seat cannot see. A play to
+``include`` (analysis judging it) is always tried first at the root, as in the Python search.
 """
 
 from __future__ import annotations
@@ -53,14 +54,19 @@ def native_search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
     if (not fast.available() or settings["rollout_depth"] or view.get("phase") != PLAY
             or not isinstance(game, CardGame)):
         return None
+    known = set(legal)
+    if include is not None and include not in known:
+        raise ValueError(f"{include!r} is not a legal play here")
     rules = _fast_rules(game)
     state = game.sample_state(view, rng)
-    done, found = fast._module().search(
-        rules._handle, encode_state(state), settings["iterations"] or 0,
-        settings["seconds"] or 0.0, settings["exploration"], settings["widening"],
-        settings["prior_weight"], rng.getrandbits(64),
-        None if include is None else _play_args(rules, include))
-    known = set(legal)
+    try:
+        done, found = fast._module().search(
+            rules._handle, encode_state(state), settings["iterations"] or 0,
+            settings["seconds"] or 0.0, settings["exploration"], settings["widening"],
+            settings["prior_weight"], rng.getrandbits(64),
+            None if include is None else _play_args(rules, include))
+    except ValueError:  # a composed position reaching beyond the C side's board window
+        return None
     plays: dict[Any, tuple[int, float, float]] = {}
     for kind, uid, x, y, hits, visits, value, prior in found:
         play = Strike((x, y)) if uid < 0 else Deploy(rules.names[uid], (x, y), hits)
