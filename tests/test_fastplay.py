@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from fast_path import CONFIGS, require_fast_path
 from warboard.core.datafile import load_packaged_toml
 from warboard.core.errors import PositionError
 from warboard.core.protocol import CHANCE, sample_chance
@@ -26,18 +27,7 @@ from warboard.hill218.ruleset import Ruleset, parse_ruleset
 from warboard.hill218.serialize import position_from_json, position_to_json
 from warboard.hill218.state import CardState
 
-if not fast.available():
-    pytest.skip("the C fast path warboard.hill218._fastplay is not built (the package was "
-                "installed without a working C compiler)", allow_module_level=True)
-
-CONFIGS = [
-    ("hill218", {}),
-    ("hill218", {"quick_start": True}),
-    ("ogre218", {}),
-    ("ogre218", {"quick_start": True}),
-    ("ogre218", {"damaged_ogres": [2, 1]}),
-    ("ogre218", {"damaged_ogres": [0, 2], "quick_start": True}),
-]
+require_fast_path()
 IDS = [f"{name}-{json.dumps(opts, separators=(',', ':'))}" for name, opts in CONFIGS]
 
 

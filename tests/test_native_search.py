@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fast_path import CONFIGS, require_fast_path
 from game_walk import random_decision_points
 from warboard.ai.agent import decide
 from warboard.ai.ismcts import ISMCTSAgent
@@ -32,16 +33,7 @@ from warboard.hill218.serialize import position_from_json, position_to_json
 from warboard.hill218.state import BASES, PLAY, CardState
 from warboard.holdtheline.game import HoldTheLineGame
 
-if not fast.available():
-    pytest.skip("the C fast path warboard.hill218._fastplay is not built (the package was "
-                "installed without a working C compiler)", allow_module_level=True)
-
-CONFIGS = [
-    ("hill218", {}),
-    ("hill218", {"quick_start": True}),
-    ("ogre218", {}),
-    ("ogre218", {"damaged_ogres": [2, 1], "quick_start": True}),
-]
+require_fast_path()
 SETTINGS = {"iterations": 200, "seconds": None, "rollout_depth": 0, "exploration": 0.5,
             "widening": 4.0, "prior_weight": 0.5}
 

@@ -1266,6 +1266,16 @@ static Position *position_arg(PyObject *obj, const Rules *R)
     return P;
 }
 
+/* A position that must be given: `who` names the function in the error for None. */
+static Position *required_position(PyObject *obj, const Rules *R, const char *who)
+{
+    if (obj == Py_None) {
+        PyErr_Format(PyExc_TypeError, "%s needs a position", who);
+        return NULL;
+    }
+    return position_arg(obj, R);
+}
+
 /* One game: fresh, or played on from P. */
 static int run_one(Game *g, const Position *P, Result *res)
 {
@@ -1402,11 +1412,7 @@ static PyObject *fp_count_plays(PyObject *self, PyObject *args)
     const Rules *R = get_rules(capsule);
     if (!R)
         return NULL;
-    if (pos_obj == Py_None) {
-        PyErr_SetString(PyExc_TypeError, "count_plays needs a position");
-        return NULL;
-    }
-    Position *P = position_arg(pos_obj, R);
+    Position *P = required_position(pos_obj, R, "count_plays");
     if (!P)
         return NULL;
     Game *g = game_new(R);
@@ -1441,11 +1447,7 @@ static PyObject *fp_sample_plays(PyObject *self, PyObject *args)
     uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
     if (PyErr_Occurred())
         return NULL;
-    if (pos_obj == Py_None) {
-        PyErr_SetString(PyExc_TypeError, "sample_plays needs a position");
-        return NULL;
-    }
-    Position *P = position_arg(pos_obj, R);
+    Position *P = required_position(pos_obj, R, "sample_plays");
     if (!P)
         return NULL;
     Game *g = game_new(R);

@@ -638,14 +638,10 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
     uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
     if (PyErr_Occurred())
         return NULL;
-    if (pos_obj == Py_None) {
-        PyErr_SetString(PyExc_TypeError, "search needs a position");
-        return NULL;
-    }
     Play include = {0, 0, 0, 0, {0}};
     if (include_obj != Py_None && read_include(include_obj, R, &include) < 0)
         return NULL;
-    Position *P = position_arg(pos_obj, R);
+    Position *P = required_position(pos_obj, R, "search");
     if (!P)
         return NULL;
     Game *g = game_new(R);
