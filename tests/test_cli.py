@@ -15,6 +15,7 @@ import pytest
 from warboard.cli import build_parser
 from warboard.core import registry
 from warboard.core.record import Record, replay_state
+from warboard.hill218 import fast
 
 
 def command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = (),
@@ -188,6 +189,17 @@ def test_bench_times_a_level_in_simulations_and_seconds_a_decision(game: str) ->
     assert speed["simulations_per_second"] > 0
     assert 0 < speed["seconds_per_decision"] <= speed["slowest_decision"] < speed["seconds"]
     assert speed["seconds_per_decision"] * 3 == pytest.approx(speed["seconds"], abs=0.01)
+    # the card games' decisions are made by the compiled search where it is built
+    compiled = game == "hill218" and fast.available()
+    assert speed["native_decisions"] == (3 if compiled else 0)
+
+
+def test_bench_times_the_python_search_on_request() -> None:
+    done = run("bench", "hill218", "--seconds", "0.2", "--corpus", "5", "--ai", "medium",
+               "--ai-decisions", "3", "--python-search", "--json")
+    assert done.returncode == 0, done.stderr
+    speed = json.loads(done.stdout)["ismcts"]
+    assert speed["decisions"] == 3 and speed["native_decisions"] == 0
 
 
 @pytest.mark.parametrize("bad", [["--seconds", "0"], ["--seconds", "soon"],

@@ -210,3 +210,23 @@ def test_a_position_beyond_the_c_window_is_searched_in_python() -> None:
     agent = ISMCTSAgent(iterations=20)
     assert agent.search(game, view, legal, random.Random(1)).best in legal
     assert not agent.last_native
+
+
+def test_the_c_entry_refuses_what_it_cannot_search() -> None:
+    """Bad arguments to the C search get a clear error, never a crash."""
+    game = CardGame("hill218")
+    state = play_points(game, 1)[0]
+    handle = fast.FastRules(game.rules, game.options)._handle
+    search = fast._module().search
+    position = encode_state(state)
+    with pytest.raises(TypeError, match="needs a position"):
+        search(handle, None, 10, 0.0, 0.5, 4.0, 0.5, 1)
+    with pytest.raises(ValueError, match="needs a budget"):
+        search(handle, position, 0, 0.0, 0.5, 4.0, 0.5, 1)
+    with pytest.raises(ValueError):
+        search(handle, position[:-1], 10, 0.0, 0.5, 4.0, 0.5, 1)
+    with pytest.raises(ValueError, match="not a play of this ruleset"):
+        search(handle, position, 10, 0.0, 0.5, 4.0, 0.5, 1, (99, 0, 0, ()))
+    for include in ("inf 1,1", (0, 0, 1, ["1,1"])):
+        with pytest.raises(TypeError, match="must be a tuple"):
+            search(handle, position, 10, 0.0, 0.5, 4.0, 0.5, 1, include)

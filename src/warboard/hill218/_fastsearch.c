@@ -581,6 +581,10 @@ static int read_include(PyObject *obj, const Rules *R, Play *p)
 {
     PyObject *hits;
     int x, y;
+    if (!PyTuple_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "search: include must be a tuple (uid, x, y, hits)");
+        return -1;
+    }
     if (!PyArg_ParseTuple(obj, "iiiO", &p->uid, &x, &y, &hits))
         return -1;
     PyObject *fast = PySequence_Fast(hits, "search: include's hits must be a sequence");
@@ -594,7 +598,13 @@ static int read_include(PyObject *obj, const Rules *R, Play *p)
     p->nhits = (int)n;
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         int hx, hy;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ii", &hx, &hy)) {
+        PyObject *hit_obj = PySequence_Fast_GET_ITEM(fast, i);
+        if (!PyTuple_Check(hit_obj)) {
+            PyErr_SetString(PyExc_TypeError, "search: each hit must be a tuple (x, y)");
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (!PyArg_ParseTuple(hit_obj, "ii", &hx, &hy)) {
             Py_DECREF(fast);
             return -1;
         }
