@@ -310,6 +310,8 @@ def test_hot_seat_hides_the_hand_between_turns(tab):
     expect(page.locator(".hand-card")).to_have_count(0)  # nothing of either hand on screen
     curtain.get_by_role("button", name=f"I am {first}").click()
     expect(curtain).to_be_hidden()
+    # the curtain may go up on the other seat's state, before this seat's own has come
+    expect(page.locator(MY_TURN)).to_have_count(1)
     rng = random.Random(2)
     # the first player's very first turn is one play; then the device goes to the other
     play_by_clicking(page, rng)

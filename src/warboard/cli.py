@@ -409,8 +409,8 @@ def _add_bench(sub: Commands) -> argparse.ArgumentParser:
     bench.add_argument("--ai-decisions", type=int, default=20,
                        help="decision points for --ai (default: 20)")
     bench.add_argument("--python-search", action="store_true",
-                       help="time --ai with the Python search even where the compiled one is "
-                            "built (hill218, ogre218)")
+                       help="time --ai with the Python search even where a compiled one is "
+                            "built (the card games)")
     bench.add_argument("--env", action="store_true",
                        help="time the Gymnasium environment against the engine instead (extra "
                             "'rl'; decisions/s of both and their ratio, docs/adapters.md)")

@@ -18,8 +18,8 @@ At the root the prior is the evaluation of each action's result (what the greedy
 uses); deeper down it is the game's cheap action prior. Budgets are iterations (reproducible
 with a seed) and/or seconds.
 
-Where the game's knowledge has a compiled form of this search (``Knowledge.native_search``:
-hill218 and ogre218 when their C extension is built) it runs instead, unless the agent is made
+Where the game's knowledge has a compiled form of this search (``Knowledge.native_search``: the
+card games where their C extension is built) it runs instead, unless the agent is made
 with ``native=False``; it takes other random numbers, so a seed gives other (equally good) games
 with and without it.
 """
