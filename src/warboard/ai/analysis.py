@@ -62,8 +62,10 @@ def searcher(level: str, iterations: int | None = None,
     """The search of ``level`` on its iteration budget, or on ``iterations``; with no time cap
     (an analysis replays exactly), or ``seconds`` a decision at most (bounded, as the server's
     analyses are)."""
-    agent = agent_for_level(level, seconds=seconds,
-                            **({} if iterations is None else {"iterations": iterations}))
+    budget: dict[str, Any] = {"seconds": seconds}
+    if iterations is not None:
+        budget["iterations"] = iterations
+    agent = agent_for_level(level, **budget)
     if not isinstance(agent, ISMCTSAgent):
         raise ValueError(f"level {level!r} does not search; analyse with a searching level")
     return agent

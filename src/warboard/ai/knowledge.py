@@ -36,6 +36,8 @@ class RootStats:
 # settings): the Python search runs.
 NativeSearch = Callable[[Game, Mapping[str, Any], Sequence[Any], Mapping[str, Any],
                          random.Random, Any], RootStats | None]
+# (a trained model, its value's share) -> the compiled search reading that model, or None
+NativeModelSearch = Callable[[Any, float], NativeSearch | None]
 
 
 def final_result(state: State, seat: int) -> float:
@@ -60,7 +62,9 @@ class Knowledge:
     plays at once and stands in for both of the search's priors: the evaluation of each play's
     result at the root and ``action_prior`` below it. ``native_search``, when given, is the
     same search with this same knowledge compiled (``ISMCTSAgent`` uses it where it applies);
-    knowledge derived from this one with other parts must leave it out."""
+    knowledge derived from this one with other parts must leave it out.
+    ``native_model_search(model, value_weight)``, when given, is the compiled search reading a
+    trained model (``ai.model.model_knowledge`` uses it)."""
 
     evaluate: Evaluator = final_result
     action_prior: Prior = no_prior
@@ -68,6 +72,7 @@ class Knowledge:
     horizon: Horizon | None = None
     play_priors: PlayPriors | None = None
     native_search: NativeSearch | None = None
+    native_model_search: NativeModelSearch | None = None
 
 
 NEUTRAL = Knowledge()

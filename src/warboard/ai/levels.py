@@ -52,14 +52,15 @@ def level_budget(level: str, game: str | None = None) -> dict[str, Any]:
     return {**LEVELS[level], **GAME_LEVELS.get(game or "", {}).get(level, {})}
 
 
-def agent_for_level(level: str, **overrides: Any) -> Any:
+def agent_for_level(level: str, *, native: bool = True, **overrides: Any) -> Any:
     """The agent of ``level``; ``overrides`` (e.g. ``seconds=None``: no time cap) apply to its
-    budget for every game."""
+    budget for every game; ``native=False``: its search in Python even where a compiled one is
+    built."""
     spec = {**level_budget(level), **overrides}
     if spec["kind"] == "model":
         from warboard.ai.model import MasterAgent
 
-        return MasterAgent(level, overrides)
+        return MasterAgent(level, overrides, native)
     if spec["kind"] == "greedy":
         from warboard.ai.simple import GreedyAgent
 
@@ -71,4 +72,4 @@ def agent_for_level(level: str, **overrides: Any) -> Any:
 
     per_game = {game: search({**level_budget(level, game), **overrides})
                 for game, levels in GAME_LEVELS.items() if level in levels}
-    return ISMCTSAgent(**search(spec), name=f"ismcts:{level}", per_game=per_game)
+    return ISMCTSAgent(**search(spec), name=f"ismcts:{level}", per_game=per_game, native=native)

@@ -151,8 +151,10 @@ def model_knowledge(model: PolicyValueModel, value_weight: float = 1.0) -> Knowl
         h = model.hidden(encoding.observe_flat(state, state.current_player()))
         return policy_over(model.logits(h, known), ids)
 
-    # the compiled search knows only the hand-written knowledge
-    return replace(base, evaluate=evaluate, play_priors=play_priors, native_search=None)
+    # the compiled search reading this model, where the game has one
+    native = (None if base.native_model_search is None
+              else base.native_model_search(model, value_weight))
+    return replace(base, evaluate=evaluate, play_priors=play_priors, native_search=native)
 
 
 def policy_over(logits: np.ndarray, ids: Sequence[int | None]) -> list[float]:
@@ -168,7 +170,7 @@ class ModelAgent(ISMCTSAgent):
     priors: the agent ``model:PATH`` of the arena and ladder (a trained model measured)."""
 
     def __init__(self, path: str, overrides: Mapping[str, Any] | None = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None, native: bool = True) -> None:
         """``overrides``: of the budget (``agent.search_time``)."""
         self.model = load_model(path)
         # the share of the value the model was trained to give (meta: the training's)
@@ -177,7 +179,7 @@ class ModelAgent(ISMCTSAgent):
         super().__init__(iterations=budget["iterations"], seconds=budget["seconds"],
                          exploration=budget.get("exploration", 0.5),
                          name=name or f"model:{path}",
-                         knowledge=model_knowledge(self.model, value_weight))
+                         knowledge=model_knowledge(self.model, value_weight), native=native)
 
     def search(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random, include: Action | None = None) -> Searched:
@@ -199,11 +201,13 @@ class MasterAgent:
 
     reads_view: ClassVar[bool] = True
 
-    def __init__(self, level: str, overrides: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, level: str, overrides: Mapping[str, Any] | None = None,
+                 native: bool = True) -> None:
         self.name = level
         self.overrides = dict(overrides or {})  # of every game's budget (agent.search_time)
+        self.native = native  # ISMCTSAgent.native
         self.last_iterations = 0
-        self.last_native = False  # a model's search runs in Python (ISMCTSAgent.last_native)
+        self.last_native = False  # did its last search run compiled (ISMCTSAgent.last_native)
         self._searches: dict[str, ModelAgent] = {}
 
     def search_for(self, game: str) -> ModelAgent:
@@ -215,7 +219,8 @@ class MasterAgent:
                                  f"does not play it")
             time = {"iterations": budget["iterations"], "seconds": budget["seconds"],
                     **self.overrides}
-            self._searches[game] = ModelAgent(shipped_model(budget["model"]), time, self.name)
+            self._searches[game] = ModelAgent(shipped_model(budget["model"]), time, self.name,
+                                              self.native)
         return self._searches[game]
 
     def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
@@ -223,4 +228,5 @@ class MasterAgent:
         search = self.search_for(game.name)
         action = search.act(game, view, legal, rng)
         self.last_iterations = search.last_iterations
+        self.last_native = search.last_native
         return action

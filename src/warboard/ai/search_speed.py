@@ -31,12 +31,9 @@ def time_level(level: str, points: Sequence[Any], rng: random.Random,
     (states with a seat to act), one after another on this core; ``native=False``: with the
     Python search even where a compiled one is built."""
     from warboard.ai.agent import decide
-    from warboard.ai.ismcts import ISMCTSAgent
     from warboard.ai.levels import agent_for_level
 
-    agent = agent_for_level(level)
-    if isinstance(agent, ISMCTSAgent):  # master's model search has no compiled form
-        agent.native = native
+    agent = agent_for_level(level, native=native)
     iterations = 0
     compiled = 0
     slowest = 0.0

@@ -1501,6 +1501,7 @@ static PyMethodDef methods[] = {
     {"batch_step", fp_batch_step, METH_VARARGS, batch_step_doc},
     {"batch_trace", fp_batch_trace, METH_VARARGS, batch_trace_doc},
     {"search", fp_search, METH_VARARGS, search_doc},
+    {"make_net", fp_make_net, METH_VARARGS, make_net_doc},
     {NULL, NULL, 0, NULL},
 };
 

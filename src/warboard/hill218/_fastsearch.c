@@ -61,6 +61,96 @@ static double final_value(const Game *g)
     return g->winner < 0 ? 0.0 : (g->winner == 0 ? 1.0 : -1.0);
 }
 
+/* ------------------------------------------------------------------ a policy-value model */
+
+/* A trained model (warboard.ai.model.PolicyValueModel) for the master level: two ReLU layers
+ * over CardEncoding's observation (written by _fastplay_vector.c's write_observation, divided by
+ * the encoding's denominators), a softmax policy over action ids and a tanh value. */
+typedef struct {
+    Batch enc;                  /* only the encoding's fields (read_encoding) and R are used */
+    PyObject *rules_capsule;    /* keeps enc.R alive */
+    int h1, h2;
+    float *den;                 /* obs_size: what each observation byte is divided by */
+    float *w1, *b1, *w2, *b2;   /* w1: obs_size x h1, w2: h1 x h2, row-major */
+    float *wp, *bp;             /* wp: num_actions x h2 (transposed: one row an action) */
+    float *wv, bv;              /* wv: h2 */
+    double value_weight;        /* the model's share of a leaf's value, the rest evaluate_cards' */
+} Net;
+
+#define NET_NAME "warboard.hill218._fastplay.Net"
+
+/* Scratch of one search for the model. */
+typedef struct {
+    uint8_t *obs;
+    float *h1, *h2, *logits;
+    int *ids;
+    int cap;                    /* of logits and ids */
+} NetScratch;
+
+/* The second hidden layer's activations for `seat`'s observation of the state in e. */
+static void net_hidden(const Net *N, NetScratch *X, const Env *e, int seat)
+{
+    const Batch *B = &N->enc;
+    write_observation(B, e, seat, X->obs);
+    memcpy(X->h1, N->b1, (size_t)N->h1 * sizeof(float));
+    for (size_t i = 0; i < B->obs_size; i++) {
+        if (!X->obs[i])
+            continue;
+        float v = (float)X->obs[i] / N->den[i];
+        const float *row = N->w1 + i * (size_t)N->h1;
+        for (int j = 0; j < N->h1; j++)
+            X->h1[j] += v * row[j];
+    }
+    memcpy(X->h2, N->b2, (size_t)N->h2 * sizeof(float));
+    for (int i = 0; i < N->h1; i++) {
+        float v = X->h1[i];
+        if (v <= 0.0f)
+            continue;           /* ReLU */
+        const float *row = N->w2 + (size_t)i * (size_t)N->h2;
+        for (int j = 0; j < N->h2; j++)
+            X->h2[j] += v * row[j];
+    }
+    for (int j = 0; j < N->h2; j++) {
+        if (X->h2[j] < 0.0f)
+            X->h2[j] = 0.0f;
+    }
+}
+
+/* The model's value for `seat`, who is to move in e. */
+static double net_value(const Net *N, NetScratch *X, const Env *e, int seat)
+{
+    net_hidden(N, X, e, seat);
+    float v = N->bv;
+    for (int j = 0; j < N->h2; j++)
+        v += X->h2[j] * N->wv[j];
+    return tanh((double)v);
+}
+
+/* The action id of play p by `seat` (encoding.py), or -1 when it lies outside the window. */
+static int play_id(const Net *N, int seat, const Play *p)
+{
+    const Batch *B = &N->enc;
+    if (p->kind == EV_STRIKE) {
+        int index = window_index(B, seat, p->cell);
+        return index < 0 ? -1 : B->strike_base + index;
+    }
+    int index = window_index(B, seat, p->cell);
+    if (index < 0)
+        return -1;
+    const Diagram *a = &B->R->attack[seat][p->uid];
+    long value = 0;
+    for (int h = 0; h < p->nhits; h++) {
+        int k = 0;
+        while (k < a->n && p->cell + a->off[k] != p->hits[h])
+            k++;
+        if (k == a->n)
+            return -1;          /* not a hit of the diagram: cannot happen for a legal play */
+        value = value * B->n_offsets[p->uid] + B->rank[p->uid][k];
+    }
+    return (int)(B->deploy_base[p->uid] + (long)index * B->n_slots[p->uid]
+                 + B->slot_start[p->uid][p->nhits] + value);
+}
+
 /* ------------------------------------------------------------------ plays with their priors */
 
 typedef struct {
@@ -186,6 +276,66 @@ static void list_plays(Game *g, int seat, int plays_left, CandList *L)
     }
 }
 
+/* A state of the search as the stepped games' Env, for write_observation: `seat` to move with
+ * `plays_left`, in turn `turn` of a game that `first` began. */
+static Env decision_env(Game *g, int seat, int plays_left, int first, int turn)
+{
+    Env e;
+    memset(&e, 0, sizeof e);
+    e.g = g;
+    e.phase = PH_PLAY;
+    e.seat = seat;
+    e.plays_left = plays_left;
+    e.first = first;
+    e.turn = turn;
+    return e;
+}
+
+/* The model's policy as the priors of L's plays (model_knowledge's play_priors): the softmax of
+ * the logits of the plays with an id, 0 for a play outside the window. Returns -1 without
+ * memory. */
+static int model_priors(const Net *N, NetScratch *X, const Env *e, CandList *L)
+{
+    if (L->n > X->cap) {
+        int cap = X->cap ? X->cap : 256;
+        while (cap < L->n)
+            cap *= 2;
+        float *logits = PyMem_RawRealloc(X->logits, (size_t)cap * sizeof *logits);
+        if (logits)
+            X->logits = logits;
+        int *ids = PyMem_RawRealloc(X->ids, (size_t)cap * sizeof *ids);
+        if (ids)
+            X->ids = ids;
+        if (!logits || !ids)
+            return -1;
+        X->cap = cap;
+    }
+    net_hidden(N, X, e, e->seat);
+    float best = -INFINITY;
+    for (int i = 0; i < L->n; i++) {
+        int id = X->ids[i] = play_id(N, e->seat, &L->v[i].play);
+        if (id < 0)
+            continue;
+        const float *row = N->wp + (size_t)id * (size_t)N->h2;
+        float z = N->bp[id];
+        for (int j = 0; j < N->h2; j++)
+            z += X->h2[j] * row[j];
+        X->logits[i] = z;
+        if (z > best)
+            best = z;
+    }
+    double sum = 0.0;
+    for (int i = 0; i < L->n; i++) {
+        if (X->ids[i] >= 0)
+            sum += exp((double)(X->logits[i] - best));
+    }
+    for (int i = 0; i < L->n; i++) {
+        L->v[i].prior = X->ids[i] < 0 ? 0.0f
+            : (float)(exp((double)(X->logits[i] - best)) / sum);
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ the tree */
 
 typedef struct {
@@ -208,6 +358,9 @@ typedef struct {
     int nnodes, cap;
     CandList cands, root;       /* root: the root's plays, best prior first */
     int include;                /* a root play always tried first (its index in root), or -1 */
+    const Net *net;             /* the model (master), or NULL: the hand-written knowledge */
+    NetScratch nx;
+    int first, turn;            /* the game's first player, the root's turn (the model reads them) */
     int *order;                 /* scratch: candidate indices, best prior first */
     int order_cap;
     int *slot;                  /* scratch hash of one node's children: node index */
@@ -391,10 +544,11 @@ static void settle_play(Game *g, int seat, int plays_left)
 }
 
 /* Ends `*seat`'s turn as play_on does: the game ends by count, or the other seat draws 2. */
-static void next_turn(Game *g, int *seat, int *plays_left)
+static void next_turn(Game *g, int *seat, int *plays_left, int *turn)
 {
     if (end_by_count(g))
         return;
+    (*turn)++;
     *seat = 1 - *seat;
     draw_cards(g, *seat, 2);
     *plays_left = 2;
@@ -405,11 +559,11 @@ static void iterate(Search *S, int plays_left)
     Game *g = S->g;
     restore_snapshot(S);
     redeal(g, 1 - S->seat);
-    int seat = S->seat, node = 0, depth = 0;
+    int seat = S->seat, node = 0, depth = 0, turn = S->turn;
     S->path[depth++] = 0;
     while (!g->over && !g->error && !S->failed) {
         if (plays_left <= 0) {
-            next_turn(g, &seat, &plays_left);
+            next_turn(g, &seat, &plays_left, &turn);
             continue;
         }
         const CandList *L = &S->root;
@@ -418,6 +572,13 @@ static void iterate(Search *S, int plays_left)
             if (S->cands.failed) {
                 S->failed = 1;
                 return;
+            }
+            if (S->net && S->cands.n > 0) {
+                Env e = decision_env(g, seat, plays_left, S->first, turn);
+                if (model_priors(S->net, &S->nx, &e, &S->cands) < 0) {
+                    S->failed = 1;
+                    return;
+                }
             }
             L = &S->cands;
         }
@@ -491,7 +652,22 @@ static void iterate(Search *S, int plays_left)
     }
     if (g->error || S->failed)
         return;
-    double v = g->over ? final_value(g) : evaluate_for(g, 0);
+    double v;
+    if (S->net) {
+        /* the model judges decision points (what it was trained on): on to the next one */
+        while (!g->over && (plays_left <= 0 || !has_play(g, seat, plays_left)))
+            next_turn(g, &seat, &plays_left, &turn);
+        if (g->over) {
+            v = final_value(g);
+        } else {
+            Env e = decision_env(g, seat, plays_left, S->first, turn);
+            double mine = net_value(S->net, &S->nx, &e, seat);
+            double w = S->net->value_weight;
+            v = w * (seat == 0 ? mine : -mine) + (1.0 - w) * evaluate_for(g, 0);
+        }
+    } else {
+        v = g->over ? final_value(g) : evaluate_for(g, 0);
+    }
     for (int i = 0; i < depth; i++) {
         SNode *n = &S->nodes[S->path[i]];
         n->visits++;
@@ -510,7 +686,14 @@ static void list_root(Search *S, int plays_left, const Play *include)
         return;
     }
     uint64_t include_key = include ? play_key(include) : 0;
-    for (int i = 0; i < S->root.n; i++) {
+    if (S->net) {
+        Env e = decision_env(g, S->seat, plays_left, S->first, S->turn);
+        if (S->root.n > 0 && model_priors(S->net, &S->nx, &e, &S->root) < 0) {
+            S->failed = 1;
+            return;
+        }
+    }
+    for (int i = 0; !S->net && i < S->root.n; i++) {
         restore_snapshot(S);
         settle_play(g, S->seat, plays_left - apply_play(g, S->seat, &S->root.v[i].play));
         double v = g->over ? final_value(g) : evaluate_for(g, 0);
@@ -540,6 +723,11 @@ static double now_seconds(void)
 
 static void search_free(Search *S)
 {
+    PyMem_RawFree(S->nx.obs);
+    PyMem_RawFree(S->nx.h1);
+    PyMem_RawFree(S->nx.h2);
+    PyMem_RawFree(S->nx.logits);
+    PyMem_RawFree(S->nx.ids);
     PyMem_RawFree(S->nodes);
     PyMem_RawFree(S->cands.v);
     PyMem_RawFree(S->root.v);
@@ -619,6 +807,131 @@ static int read_include(PyObject *obj, const Rules *R, Play *p)
     return 0;
 }
 
+/* What the model reads beyond a position: (turn, first player, destroyed[0][n_units],
+ * destroyed[1][n_units]), as one sequence of ints. */
+static int read_extra(PyObject *obj, const Rules *R, int *first, int *turn,
+                      int destroyed[2][MAX_UNITS])
+{
+    Reader rd;
+    if (obj == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "search: a model needs the extra facts it reads");
+        return -1;
+    }
+    if (reader_open(&rd, obj, "extra") < 0)
+        return -1;
+    int rc = next_int(&rd, 0, MAX_TURNS, turn) < 0 || next_int(&rd, 0, 1, first) < 0 ? -1 : 0;
+    for (int s = 0; rc == 0 && s < 2; s++) {
+        for (int u = 0; rc == 0 && u < R->n_units; u++)
+            rc = next_int(&rd, 0, MAX_DECK, &destroyed[s][u]);
+    }
+    if (rc == 0)
+        rc = reader_finish(&rd);
+    reader_close(&rd);
+    return rc < 0 ? -1 : 0;
+}
+
+static void net_destroy(PyObject *capsule)
+{
+    Net *N = PyCapsule_GetPointer(capsule, NET_NAME);
+    if (N) {
+        Py_XDECREF(N->rules_capsule);
+        PyMem_Free(N->den);
+        PyMem_Free(N->w1);
+        PyMem_Free(N->b1);
+        PyMem_Free(N->w2);
+        PyMem_Free(N->b2);
+        PyMem_Free(N->wp);
+        PyMem_Free(N->bp);
+        PyMem_Free(N->wv);
+        PyMem_Free(N);
+    }
+}
+
+/* A copy of `n` float32s from a bytes-like object, or NULL with an error set. */
+static float *read_floats(PyObject *obj, size_t n, const char *what)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    float *out = NULL;
+    if ((size_t)view.len != n * sizeof(float)) {
+        PyErr_Format(PyExc_ValueError, "make_net: %s holds %zd bytes, not %zu", what, view.len,
+                     n * sizeof(float));
+    } else if ((out = PyMem_Malloc(n * sizeof(float))) == NULL) {
+        PyErr_NoMemory();
+    } else {
+        memcpy(out, view.buf, n * sizeof(float));
+    }
+    PyBuffer_Release(&view);
+    return out;
+}
+
+PyDoc_STRVAR(make_net_doc,
+"make_net(rules, encoding, denominators, h1, h2, w1, b1, w2, b2, wp_t, bp, wv, bv, value_weight)\n"
+"-> capsule\n\n"
+"A policy-value model for search(): the encoding's layout (as batch_new reads it), the\n"
+"observation's denominators (float32 bytes, one per observation value), the layers as float32\n"
+"bytes (wp_t: the policy layer transposed, one row an action id), bv a float, and the model's\n"
+"share of a leaf's value.");
+
+static PyObject *fp_make_net(PyObject *self, PyObject *args)
+{
+    PyObject *capsule, *layout, *den, *w1, *b1, *w2, *b2, *wp, *bp, *wv;
+    int h1, h2;
+    double bv, value_weight;
+    if (!PyArg_ParseTuple(args, "OOOiiOOOOOOOdd", &capsule, &layout, &den, &h1, &h2, &w1, &b1,
+                          &w2, &b2, &wp, &bp, &wv, &bv, &value_weight))
+        return NULL;
+    const Rules *R = get_rules(capsule);
+    if (!R)
+        return NULL;
+    if (h1 < 1 || h2 < 1 || h1 > 4096 || h2 > 4096 || value_weight < 0 || value_weight > 1) {
+        PyErr_SetString(PyExc_ValueError, "make_net: bad layer sizes or value weight");
+        return NULL;
+    }
+    Net *N = PyMem_Calloc(1, sizeof(Net));
+    if (!N)
+        return PyErr_NoMemory();
+    PyObject *out = PyCapsule_New(N, NET_NAME, net_destroy);
+    if (!out) {
+        PyMem_Free(N);
+        return NULL;
+    }
+    N->enc.R = R;
+    N->rules_capsule = Py_NewRef(capsule);
+    N->h1 = h1;
+    N->h2 = h2;
+    N->bv = (float)bv;
+    N->value_weight = value_weight;
+    Reader rd;
+    if (reader_open(&rd, layout, "encoding") < 0)
+        goto fail;
+    int rc = read_encoding(&rd, &N->enc);
+    reader_close(&rd);
+    if (rc < 0)
+        goto fail;
+    size_t obs = N->enc.obs_size, actions = (size_t)N->enc.num_actions;
+    if (!(N->den = read_floats(den, obs, "denominators"))
+            || !(N->w1 = read_floats(w1, obs * (size_t)h1, "w1"))
+            || !(N->b1 = read_floats(b1, (size_t)h1, "b1"))
+            || !(N->w2 = read_floats(w2, (size_t)h1 * (size_t)h2, "w2"))
+            || !(N->b2 = read_floats(b2, (size_t)h2, "b2"))
+            || !(N->wp = read_floats(wp, actions * (size_t)h2, "wp_t"))
+            || !(N->bp = read_floats(bp, actions, "bp"))
+            || !(N->wv = read_floats(wv, (size_t)h2, "wv")))
+        goto fail;
+    for (size_t i = 0; i < obs; i++) {
+        if (!(N->den[i] > 0.0f)) {
+            PyErr_SetString(PyExc_ValueError, "make_net: a denominator is not positive");
+            goto fail;
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 PyDoc_STRVAR(search_doc,
 "search(rules, position, iterations, seconds, exploration, widening, prior_weight, seed,\n"
 "       include=None)\n"
@@ -628,15 +941,19 @@ PyDoc_STRVAR(search_doc,
 "seconds <= 0: no such limit (one of them must limit). Each root play tried: its kind (EV_DEPLOY\n"
 "or EV_STRIKE), unit id (-1 for a strike), cell, hits as a tuple of cells, visits, mean value\n"
 "for the searching seat and prior (the evaluation of its result). include, a root play as\n"
-"(uid, x, y, hits) (uid -1: a strike), is always tried first, however low its prior.");
+"(uid, x, y, hits) (uid -1: a strike), is always tried first, however low its prior. net, a\n"
+"make_net() model, gives the priors (its policy) and a share of the leaves' values (judged at\n"
+"the next decision point); extra is then (turn, first player, destroyed[0], destroyed[1]).");
 
 static PyObject *fp_search(PyObject *self, PyObject *args)
 {
-    PyObject *capsule, *pos_obj, *seed_obj, *include_obj = Py_None;
+    PyObject *capsule, *pos_obj, *seed_obj, *include_obj = Py_None, *net_obj = Py_None;
+    PyObject *extra_obj = Py_None;
     long iterations;
     double seconds, exploration, widening, prior_weight;
-    if (!PyArg_ParseTuple(args, "OOlddddO|O", &capsule, &pos_obj, &iterations, &seconds,
-                          &exploration, &widening, &prior_weight, &seed_obj, &include_obj))
+    if (!PyArg_ParseTuple(args, "OOlddddO|OOO", &capsule, &pos_obj, &iterations, &seconds,
+                          &exploration, &widening, &prior_weight, &seed_obj, &include_obj,
+                          &net_obj, &extra_obj))
         return NULL;
     if (iterations <= 0 && seconds <= 0) {
         PyErr_SetString(PyExc_ValueError, "search needs a budget: iterations or seconds");
@@ -651,6 +968,17 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
     Play include = {0, 0, 0, 0, {0}};
     if (include_obj != Py_None && read_include(include_obj, R, &include) < 0)
         return NULL;
+    const Net *net = NULL;
+    int first = 0, turn = 0, destroyed[2][MAX_UNITS];
+    if (net_obj != Py_None) {
+        net = PyCapsule_GetPointer(net_obj, NET_NAME);
+        if (!net || read_extra(extra_obj, R, &first, &turn, destroyed) < 0)
+            return NULL;
+        if (net->enc.R != R) {
+            PyErr_SetString(PyExc_ValueError, "search: the model was made for other rules");
+            return NULL;
+        }
+    }
     Position *P = required_position(pos_obj, R, "search");
     if (!P)
         return NULL;
@@ -669,8 +997,21 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
     S->c = exploration;
     S->widening = widening;
     S->prior_weight = prior_weight;
+    S->include = -1;
+    if (net) {
+        S->net = net;
+        S->first = first;
+        S->turn = turn;
+        S->nx.obs = PyMem_RawMalloc(net->enc.obs_size);
+        S->nx.h1 = PyMem_RawMalloc((size_t)net->h1 * sizeof(float));
+        S->nx.h2 = PyMem_RawMalloc((size_t)net->h2 * sizeof(float));
+        if (!S->nx.obs || !S->nx.h1 || !S->nx.h2)
+            S->failed = 1;
+    }
     long done = 0;
-    if (load_position(g, P) == 0) {
+    if (!S->failed && load_position(g, P) == 0) {
+        if (net)
+            memcpy(g->destroyed, destroyed, sizeof g->destroyed);
         Py_BEGIN_ALLOW_THREADS
         done = run_search(S, P->plays_left, iterations, seconds,
                           include_obj != Py_None ? &include : NULL);

@@ -127,6 +127,17 @@ class CardEncoding(Encoding):
                               *(f"bottom 1 {u}" for u in self._names),
                               *(f"bottom 2 {u}" for u in self._names))
 
+    def native_layout(self) -> list[int]:
+        """This encoding as the C side reads it (``read_encoding`` in ``_fastplay_vector.c``):
+        window, decisions, actions, then per unit its first deploy id and the place of each
+        attack offset, in diagram order, among the unit's sorted offsets."""
+        out = [self.window, self.max_decisions, self.num_actions]
+        for uid, unit in enumerate(self.rules.units):
+            offsets = sorted({offset for offset, _ in unit.attack})
+            out.extend((self.deploy_base[uid], len(unit.attack)))
+            out.extend(offsets.index(offset) for offset, _ in unit.attack)
+        return out
+
     # ------------------------------------------------------------------ cells
 
     def cell_index(self, seat: int, cell: Cell) -> int | None:

@@ -13,7 +13,7 @@ from typing import Any
 from warboard.ai.knowledge import Knowledge
 from warboard.hill218.actions import Deploy, Strike
 from warboard.hill218.grid import base_cell, unpack
-from warboard.hill218.native_search import native_search
+from warboard.hill218.native_search import native_model_search, native_search
 
 
 def evaluate_cards(state: Any, seat: int) -> float:
@@ -90,4 +90,5 @@ def card_action_prior(state: Any, action: Any) -> float:
 
 
 KNOWLEDGE = Knowledge(evaluate=evaluate_cards, action_prior=card_action_prior,
-                      rollout_policy=card_rollout_policy, native_search=native_search)
+                      rollout_policy=card_rollout_policy, native_search=native_search,
+                      native_model_search=native_model_search)

@@ -18,7 +18,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from warboard.ai.knowledge import RootStats
+import numpy as np
+
+from warboard.ai.knowledge import NativeSearch, RootStats
 from warboard.hill218 import fast
 from warboard.hill218.actions import Deploy, Strike
 from warboard.hill218.game import CardGame
@@ -51,6 +53,48 @@ def encode_state(state: CardState) -> list[int]:
 def native_search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
                   settings: Mapping[str, Any], rng: random.Random,
                   include: Any = None) -> RootStats | None:
+    return _search(game, view, legal, settings, rng, include, None)
+
+
+def native_model_search(model: Any, value_weight: float) -> NativeSearch | None:
+    """The compiled search reading ``model`` (a card game's ``PolicyValueModel``): its policy
+    the priors, its value weighed ``value_weight`` against ``evaluate_cards``, as
+    ``model_knowledge`` has them; None where the C extension is not built."""
+    if not fast.available():
+        return None
+    nets: dict[int, Any] = {}  # by the FastRules' handle: one model for each ruleset's options
+
+    def search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
+               settings: Mapping[str, Any], rng: random.Random,
+               include: Any = None) -> RootStats | None:
+        if not isinstance(game, CardGame):
+            return None
+        rules = _fast_rules(game)
+        net = nets.get(id(rules))
+        if net is None:
+            net = nets[id(rules)] = _make_net(rules, model, value_weight)
+        return _search(game, view, legal, settings, rng, include, net)
+
+    return search
+
+
+def _make_net(rules: fast.FastRules, model: Any, value_weight: float) -> Any:
+    encoding = model.encoding
+    public, private = encoding.denominators()
+    board = len(encoding.plane_names) * encoding.window * encoding.window
+    den = np.array([1] * board + public + private, np.float32)
+    a = {k: np.ascontiguousarray(v, np.float32) for k, v in model.arrays.items()}
+    h1, h2 = a["w1"].shape[1], a["w2"].shape[1]
+    return fast._module().make_net(
+        rules._handle, encoding.native_layout(), den.tobytes(), h1, h2, a["w1"].tobytes(),
+        a["b1"].tobytes(), a["w2"].tobytes(), a["b2"].tobytes(),
+        np.ascontiguousarray(a["wp"].T).tobytes(), a["bp"].tobytes(),
+        a["wv"][:, 0].copy().tobytes(), float(a["bv"][0]), value_weight)
+
+
+def _search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
+            settings: Mapping[str, Any], rng: random.Random, include: Any,
+            net: Any) -> RootStats | None:
     if (not fast.available() or settings["rollout_depth"] or view.get("phase") != PLAY
             or not isinstance(game, CardGame)):
         return None
@@ -64,7 +108,8 @@ def native_search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
             rules._handle, encode_state(state), settings["iterations"] or 0,
             settings["seconds"] or 0.0, settings["exploration"], settings["widening"],
             settings["prior_weight"], rng.getrandbits(64),
-            None if include is None else _play_args(rules, include))
+            None if include is None else _play_args(rules, include), net,
+            None if net is None else _extra(state))
     except ValueError:  # a composed position reaching beyond the C side's board window
         return None
     plays: dict[Any, tuple[int, float, float]] = {}
@@ -82,3 +127,10 @@ def _play_args(rules: fast.FastRules, play: Any) -> tuple[int, int, int, tuple[A
     if isinstance(play, Strike):
         return (-1, *play.target, ())
     return (rules.rules.unit_ids[play.unit], *play.at, tuple(play.attacks))
+
+
+def _extra(state: CardState) -> list[int]:
+    """What the model reads beyond the position: turn, first player, destroyed counts."""
+    first = state.first_player
+    assert first is not None  # a play is pending: the first player was drawn long ago
+    return [state.turn, first, *state.destroyed[0], *state.destroyed[1]]

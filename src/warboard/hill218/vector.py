@@ -43,19 +43,9 @@ from gymnasium.vector.utils import batch_space
 from warboard.adapters.base import WindowOverflowError, observation_size
 from warboard.adapters.encodings import Param
 from warboard.hill218 import fast
-from warboard.hill218.encoding import CardEncoding, make_encoding, parameters
+from warboard.hill218.encoding import make_encoding, parameters
 
 __all__ = ["CardVectorEnv", "make_vector_env"]
-
-
-def _encoding_ints(encoding: CardEncoding) -> list[int]:
-    """The layout ``_fastplay.batch_new`` reads (see ``_fastplay_vector.c``)."""
-    out = [encoding.window, encoding.max_decisions, encoding.num_actions]
-    for uid, unit in enumerate(encoding.rules.units):
-        offsets = sorted({offset for offset, _ in unit.attack})
-        out.extend((encoding.deploy_base[uid], len(unit.attack)))
-        out.extend(offsets.index(offset) for offset, _ in unit.attack)
-    return out
 
 
 class CardVectorEnv(VectorEnv):  # type: ignore[type-arg]
@@ -102,7 +92,7 @@ class CardVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self._module = fast._module()
         agent = -1 if opponent is None else 2 if seat is None else seat  # 2: i % 2
         self._batch = self._module.batch_new(
-            self.rules._handle, _encoding_ints(self.encoding), num_envs, agent, record,
+            self.rules._handle, self.encoding.native_layout(), num_envs, agent, record,
             self._obs, self._final_obs, self._mask, self._rewards, self._terminated, self._seats)
 
     # ------------------------------------------------------------------ Gymnasium's API
