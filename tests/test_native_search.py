@@ -11,6 +11,7 @@ default).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -230,3 +231,90 @@ def test_the_c_entry_refuses_what_it_cannot_search() -> None:
     for include in ("inf 1,1", (0, 0, 1, ["1,1"])):
         with pytest.raises(TypeError, match="must be a tuple"):
             search(handle, position, 10, 0.0, 0.5, 4.0, 0.5, 1, include)
+
+
+# ----------------------------------------------------------------------------- the model's search
+
+MODEL = "src/warboard/hill218/models/hill218.npz"
+
+
+@pytest.fixture(scope="module")
+def model_search() -> tuple[Any, Any, Any]:
+    """The shipped hill218 model: its Python knowledge, the C net and the rules it is made for."""
+    from warboard.ai.model import load_model, model_knowledge
+    from warboard.hill218.native_search import fast_rules_for, make_net
+
+    model = load_model(str(Path(__file__).parents[1] / MODEL))
+    game = CardGame("hill218")
+    rules = fast_rules_for(game)
+    return model_knowledge(model, 0.5), make_net(rules, model, 0.5), rules
+
+
+def test_the_models_priors_are_the_python_models(model_search: tuple[Any, Any, Any]) -> None:
+    """Every root play's prior is the Python model's policy for it (observation, action ids and
+    forward pass written anew in C)."""
+    from warboard.hill218.native_search import model_facts
+
+    know, net, rules = model_search
+    game = CardGame("hill218")
+    checked = 0
+    for seed in range(3):
+        for state in play_points(game, seed, every=2):
+            legal = state.legal_actions()
+            python = dict(zip(legal, know.play_priors(state, legal), strict=True))
+            done, found = fast._module().search(rules._handle, encode_state(state), len(legal),
+                                                0.0, 0.5, 1e9, 0.5, seed, None, net,
+                                                model_facts(state))
+            assert done == len(legal) and len(found) == len(legal)
+            for _kind, uid, x, y, hits, _visits, _value, prior in found:
+                play = (Deploy(game.rules.units[uid].name, (x, y), hits) if uid >= 0
+                        else Strike((x, y)))
+                assert prior == pytest.approx(python[play], abs=1e-6)
+                checked += 1
+    assert checked > 500
+
+
+def test_the_models_values_are_the_python_models(model_search: tuple[Any, Any, Any]) -> None:
+    """After one iteration the root's only child holds the value of its leaf: where the seat
+    still has a play to make there, the Python model's value mixed with the evaluation."""
+    from warboard.hill218.native_search import model_facts
+
+    know, net, rules = model_search
+    game = CardGame("hill218")
+    checked = 0
+    for seed in range(4):
+        for state in play_points(game, seed, every=1):
+            if state.plays_left != 2:
+                continue
+            done, found = fast._module().search(rules._handle, encode_state(state), 1, 0.0, 0.5,
+                                                4.0, 0.5, seed, None, net, model_facts(state))
+            assert done == 1
+            ((_kind, uid, x, y, hits, visits, value, _prior),) = found
+            play = (Deploy(game.rules.units[uid].name, (x, y), hits) if uid >= 0
+                    else Strike((x, y)))
+            after = state.clone()
+            after.apply(play)
+            if after.is_terminal() or after.current_player() != state.to_move:
+                continue  # the leaf is judged at the next decision, after chance
+            assert visits == 1
+            assert value == pytest.approx(know.evaluate(after, state.to_move), abs=1e-6)
+            checked += 1
+    assert checked > 20
+
+
+def test_master_searches_compiled_and_plays_a_whole_game() -> None:
+    game = CardGame("hill218")
+    master = agent_for_level("master", iterations=300, seconds=None)
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    compiled = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(state.sample_chance_outcome(rng))
+        elif player == 0:
+            state.apply(decide(master, state, rng))
+            compiled += master.last_native
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert compiled > 5

@@ -31,7 +31,8 @@ from warboard.hill218.state import PLAY, CardState
 _RULES: dict[tuple[int, str], tuple[Any, fast.FastRules]] = {}
 
 
-def _fast_rules(game: CardGame) -> fast.FastRules:
+def fast_rules_for(game: CardGame) -> fast.FastRules:
+    """The C side's tables of ``game``'s ruleset and options, made once."""
     key = (id(game.rules), json.dumps(game.options, sort_keys=True))
     found = _RULES.get(key)
     if found is None:
@@ -69,16 +70,17 @@ def native_model_search(model: Any, value_weight: float) -> NativeSearch | None:
                include: Any = None) -> RootStats | None:
         if not isinstance(game, CardGame):
             return None
-        rules = _fast_rules(game)
+        rules = fast_rules_for(game)
         net = nets.get(id(rules))
         if net is None:
-            net = nets[id(rules)] = _make_net(rules, model, value_weight)
+            net = nets[id(rules)] = make_net(rules, model, value_weight)
         return _search(game, view, legal, settings, rng, include, net)
 
     return search
 
 
-def _make_net(rules: fast.FastRules, model: Any, value_weight: float) -> Any:
+def make_net(rules: fast.FastRules, model: Any, value_weight: float) -> Any:
+    """``model`` for the C search of ``rules``: its layers, encoding and value share."""
     encoding = model.encoding
     public, private = encoding.denominators()
     board = len(encoding.plane_names) * encoding.window * encoding.window
@@ -101,7 +103,7 @@ def _search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
     known = set(legal)
     if include is not None and include not in known:
         raise ValueError(f"{include!r} is not a legal play here")
-    rules = _fast_rules(game)
+    rules = fast_rules_for(game)
     state = game.sample_state(view, rng)
     try:
         done, found = fast._module().search(
@@ -109,7 +111,7 @@ def _search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
             settings["seconds"] or 0.0, settings["exploration"], settings["widening"],
             settings["prior_weight"], rng.getrandbits(64),
             None if include is None else _play_args(rules, include), net,
-            None if net is None else _extra(state))
+            None if net is None else model_facts(state))
     except ValueError:  # a composed position reaching beyond the C side's board window
         return None
     plays: dict[Any, tuple[int, float, float]] = {}
@@ -129,7 +131,7 @@ def _play_args(rules: fast.FastRules, play: Any) -> tuple[int, int, int, tuple[A
     return (rules.rules.unit_ids[play.unit], *play.at, tuple(play.attacks))
 
 
-def _extra(state: CardState) -> list[int]:
+def model_facts(state: CardState) -> list[int]:
     """What the model reads beyond the position: turn, first player, destroyed counts."""
     first = state.first_player
     assert first is not None  # a play is pending: the first player was drawn long ago
