@@ -1,4 +1,4 @@
-"""The agents' IS-MCTS with the card games' hand-written knowledge, compiled (``_fastsearch.c``).
+"""The agents' IS-MCTS for the card games, compiled (``_fastsearch.c``).
 
 ``native_search`` is ``KNOWLEDGE.native_search``: ``ISMCTSAgent`` hands it a decision and gets
 back the root's statistics, the same search as its own (``warboard.ai.ismcts``) with
@@ -9,6 +9,14 @@ stand beyond the C side's board window (``fast.FastRules.window``). Like the Pyt
 starts from a determinization of the seat's view (``sample_state``) and redeals the opponent's
 unseen cards every iteration, so it never reads what the seat cannot see. A play to
 ``include`` (analysis judging it) is always tried first at the root, as in the Python search.
+
+``native_model_search(model, value_weight)`` is the same search reading a trained model
+(``KNOWLEDGE.native_model_search``, used by ``ai.model.model_knowledge``): the model's policy
+is every node's prior and its value, mixed with the evaluation, scores the leaves. The C side
+writes the model's observation with the stepped games' code (``_fastplay_vector.c``) and runs
+its two layers itself; a leaf where the turn has ended is judged at the next decision point,
+after the draws, as the model learnt from decision points only (the Python search judges it
+before the draws).
 """
 
 from __future__ import annotations
