@@ -240,3 +240,23 @@ def test_training_on_ray_is_the_same_run(tmp_path):
     assert finished(tmp_path / "ray") == finished(tmp_path / "local")
     assert asdict(tiny_config(generations=1)) == \
         json.loads((tmp_path / "ray" / CHECKPOINT).read_text())["config"]
+
+
+def test_a_compiled_training_run_searches_compiled_and_keeps_it_on_resume(tmp_path):
+    """``--compiled``: self-play and judging games search compiled (the card games' C search,
+    where it is built); the checkpoint keeps the choice, so a resumed run goes on with it."""
+    pytest.importorskip("torch", reason="the train extra is not installed")
+    from warboard.hill218 import fast
+
+    spec = SearchSpec(8, 0.5, compiled=True)
+    agent = spec.agent("selfplay")
+    assert agent.native and not SearchSpec(8, 0.5).agent("selfplay").native
+    game = CardGame("hill218", QUICK)
+    state = next(s for s in random_decision_points(game, 1, clone=True, skip_forced=True)
+                 if s.phase == "play")
+    decide(agent, state, random.Random(1))
+    assert agent.last_native == fast.available()
+    Trainer(tmp_path / "run", tiny_config(generations=1, compiled=True)).train()
+    resumed = Trainer.resume(tmp_path / "run", generations=2)
+    assert resumed.run.config.compiled
+    assert [g.generation for g in resumed.train().done] == [1, 2]

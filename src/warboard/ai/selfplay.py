@@ -37,14 +37,15 @@ class SearchSpec:
     exploration: float
     model: bytes | None = None
     value_weight: float = 1.0  # the model's share of the value (model_knowledge)
+    # the compiled search where the game has one (TrainConfig.compiled); by default the Python
+    # search, so that a run is the same function of its configuration and seed on every machine
+    compiled: bool = False
 
     def agent(self, name: str) -> ISMCTSAgent:
         knowledge = None if self.model is None else _model_knowledge(
             hashlib.sha256(self.model).hexdigest(), self.model, self.value_weight)
-        # the Python search even where a compiled one is built: a run is then the same
-        # function of its configuration and seed on every machine
         return ISMCTSAgent(iterations=self.iterations, exploration=self.exploration,
-                           name=name, knowledge=knowledge, native=False)
+                           name=name, knowledge=knowledge, native=self.compiled)
 
 
 @lru_cache(maxsize=4)

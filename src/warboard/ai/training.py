@@ -158,7 +158,7 @@ class Trainer:
         config = self.run.config
         start = time.perf_counter()
         best = SearchSpec(config.iterations, config.exploration, self._best_model(),
-                          config.value_weight)
+                          config.value_weight, config.compiled)
         jobs = [SelfPlayJob(config.game, config.options, config.params, best,
                             _seed(config, g, 0, i), config.explore_decisions)
                 for i in range(config.games)]
@@ -173,7 +173,7 @@ class Trainer:
         candidate.save(self.model_path(g))
         np.savez(self.learner_path(g), **learned.arrays)
         new = SearchSpec(config.iterations, config.exploration,
-                         self.model_path(g).read_bytes(), config.value_weight)
+                         self.model_path(g).read_bytes(), config.value_weight, config.compiled)
         duels = [DuelJob(config.game, config.options, (new, best) if i % 2 == 0 else (best, new),
                          _seed(config, g, 1, i)) for i in range(config.eval_games)]
         returns = self._map(play_duel, duels, f"generation {g}: new model against the best")
