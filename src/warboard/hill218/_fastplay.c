@@ -1266,6 +1266,13 @@ static Position *position_arg(PyObject *obj, const Rules *R)
     return P;
 }
 
+/* A seed: any Python int, taken modulo 2^64. Returns -1 with an error set. */
+static int read_seed(PyObject *obj, uint64_t *seed)
+{
+    *seed = PyLong_AsUnsignedLongLongMask(obj);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* A position that must be given: `who` names the function in the error for None. */
 static Position *required_position(PyObject *obj, const Rules *R, const char *who)
 {
@@ -1305,8 +1312,8 @@ static PyObject *fp_random_games(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "n_games must be >= 0");
         return NULL;
     }
-    uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
-    if (PyErr_Occurred())
+    uint64_t seed;
+    if (read_seed(seed_obj, &seed) < 0)
         return NULL;
     Position *P = position_arg(pos_obj, R);
     if (!P && PyErr_Occurred())
@@ -1370,8 +1377,8 @@ static PyObject *fp_random_game(PyObject *self, PyObject *args)
     const Rules *R = get_rules(capsule);
     if (!R)
         return NULL;
-    uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
-    if (PyErr_Occurred())
+    uint64_t seed;
+    if (read_seed(seed_obj, &seed) < 0)
         return NULL;
     Position *P = position_arg(pos_obj, R);
     if (!P && PyErr_Occurred())
@@ -1444,8 +1451,8 @@ static PyObject *fp_sample_plays(PyObject *self, PyObject *args)
     const Rules *R = get_rules(capsule);
     if (!R)
         return NULL;
-    uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
-    if (PyErr_Occurred())
+    uint64_t seed;
+    if (read_seed(seed_obj, &seed) < 0)
         return NULL;
     Position *P = required_position(pos_obj, R, "sample_plays");
     if (!P)

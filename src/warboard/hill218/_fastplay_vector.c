@@ -671,8 +671,8 @@ static PyObject *fp_batch_reset(PyObject *self, PyObject *args)
         return NULL;
     }
     for (int i = 0; i < B->n_envs; i++) {
-        uint64_t seed = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) {
+        uint64_t seed;
+        if (read_seed(PySequence_Fast_GET_ITEM(fast, i), &seed) < 0) {
             Py_DECREF(fast);
             return NULL;
         }

@@ -20,6 +20,23 @@
 
 #define SEARCH_MAX_NODES (1 << 20)  /* a tree never outgrows this: the search stops there */
 
+/* Makes *buf (of *cap items of `size` bytes) hold at least `need`, doubling; -1 without
+ * memory (*buf is then as it was). */
+static int grow(void **buf, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    int c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *v = PyMem_RawRealloc(*buf, (size_t)c * size);
+    if (!v)
+        return -1;
+    *buf = v;
+    *cap = c;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ the evaluation */
 
 /* evaluate_cards (warboard.hill218.knowledge) for `seat`, the game not over: material, strikes,
@@ -84,7 +101,7 @@ typedef struct {
     uint8_t *obs;
     float *h1, *h2, *logits;
     int *ids;
-    int cap;                    /* of logits and ids */
+    int logits_cap, ids_cap;
 } NetScratch;
 
 /* The second hidden layer's activations for `seat`'s observation of the state in e. */
@@ -187,15 +204,9 @@ static int plays_equal(const Play *a, const Play *b)
 
 static void cand_add(CandList *L, const Play *p, float prior)
 {
-    if (L->n == L->cap) {
-        int cap = L->cap ? L->cap * 2 : 256;
-        Cand *v = PyMem_RawRealloc(L->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            L->failed = 1;
-            return;
-        }
-        L->v = v;
-        L->cap = cap;
+    if (grow((void **)&L->v, &L->cap, L->n + 1, sizeof *L->v) < 0) {
+        L->failed = 1;
+        return;
     }
     Cand *c = &L->v[L->n++];
     c->play = *p;
@@ -296,20 +307,9 @@ static Env decision_env(Game *g, int seat, int plays_left, int first, int turn)
  * memory. */
 static int model_priors(const Net *N, NetScratch *X, const Env *e, CandList *L)
 {
-    if (L->n > X->cap) {
-        int cap = X->cap ? X->cap : 256;
-        while (cap < L->n)
-            cap *= 2;
-        float *logits = PyMem_RawRealloc(X->logits, (size_t)cap * sizeof *logits);
-        if (logits)
-            X->logits = logits;
-        int *ids = PyMem_RawRealloc(X->ids, (size_t)cap * sizeof *ids);
-        if (ids)
-            X->ids = ids;
-        if (!logits || !ids)
-            return -1;
-        X->cap = cap;
-    }
+    if (grow((void **)&X->logits, &X->logits_cap, L->n, sizeof *X->logits) < 0
+            || grow((void **)&X->ids, &X->ids_cap, L->n, sizeof *X->ids) < 0)
+        return -1;
     net_hidden(N, X, e, e->seat);
     float best = -INFINITY;
     for (int i = 0; i < L->n; i++) {
@@ -395,21 +395,6 @@ static int new_node(Search *S, const Cand *c, int seat)
     n->avail = 1;
     n->first_child = n->next_sibling = -1;
     return i;
-}
-
-static int grow(void **buf, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    int c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *v = PyMem_RawRealloc(*buf, (size_t)c * size);
-    if (!v)
-        return -1;
-    *buf = v;
-    *cap = c;
-    return 0;
 }
 
 /* The node's children in a scratch hash table by play key; returns the table's mask. */
@@ -962,8 +947,8 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
     const Rules *R = get_rules(capsule);
     if (!R)
         return NULL;
-    uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
-    if (PyErr_Occurred())
+    uint64_t seed;
+    if (read_seed(seed_obj, &seed) < 0)
         return NULL;
     Play include = {0, 0, 0, 0, {0}};
     if (include_obj != Py_None && read_include(include_obj, R, &include) < 0)
