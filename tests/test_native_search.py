@@ -207,6 +207,12 @@ def test_a_position_beyond_the_c_window_is_searched_in_python() -> None:
     enemy["x"], enemy["y"] = far, far  # moved where no game goes
     state = position_from_json(position)
     view, legal = state.observation(state.to_move), state.legal_actions()
+    rules = fast.FastRules(game.rules, game.options)
+    with pytest.raises(fast.WindowError, match="window"):
+        fast._module().search(rules._handle, encode_state(state), 10, 0.0, 0.5, 4.0, 0.5, 1)
+    enemy["x"] = far + 50  # beyond the coordinates the window holds at all
+    with pytest.raises(fast.WindowError, match="beyond"):
+        fast.count_plays(rules, position)
     assert native_search(game, view, legal, SETTINGS, random.Random(1)) is None
     agent = ISMCTSAgent(iterations=20)
     assert agent.search(game, view, legal, random.Random(1)).best in legal

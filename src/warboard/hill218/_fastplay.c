@@ -30,6 +30,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -50,6 +51,10 @@
 #define CODE(uid, seat) ((uint8_t)((((uid) << 1) | (seat)) + 1))
 #define UID(code) (((code) - 1) >> 1)
 #define SEAT(code) (((code) - 1) & 1)
+
+/* The ValueError of a position that does not fit the board window (WindowError in Python):
+ * set once when the module is imported. */
+static PyObject *WindowError;
 
 /* errors of a game run (Python exceptions are raised from them once the GIL is held) */
 enum { OK = 0, ERR_NOMEM, ERR_TURNS, ERR_WINDOW, ERR_INTERNAL };
@@ -1137,9 +1142,14 @@ static int read_position(Reader *rd, const Rules *R, Position *P)
     int extent = 0;
     for (int i = 0; i < P->nboard; i++) {
         int *e = P->board[i];
-        if (next_int(rd, -lim, lim, &e[0]) < 0 || next_int(rd, -lim, lim, &e[1]) < 0
+        if (next_int(rd, INT_MIN, INT_MAX, &e[0]) < 0 || next_int(rd, INT_MIN, INT_MAX, &e[1]) < 0
                 || next_int(rd, 0, 1, &e[2]) < 0 || next_int(rd, 0, nu - 1, &e[3]) < 0)
             return -1;
+        if (e[0] < -lim || e[0] > lim || e[1] < -lim || e[1] > lim) {
+            PyErr_Format(WindowError, "a unit at (%d, %d) lies beyond the %dx%d board window",
+                         e[0], e[1], R->w, R->w);
+            return -1;
+        }
         if (e[0] == 0 && e[1] == 0) {
             PyErr_SetString(PyExc_ValueError, "a unit stands on the hill");
             return -1;
@@ -1149,7 +1159,7 @@ static int read_position(Reader *rd, const Rules *R, Position *P)
     if (reader_finish(rd) < 0)
         return -1;
     if (!window_ok(R, extent, cards) || P->nboard + cards > MAX_OCC) {
-        PyErr_Format(PyExc_ValueError, "the position (units up to %d from the hill, %ld cards "
+        PyErr_Format(WindowError, "the position (units up to %d from the hill, %ld cards "
                      "to place) could leave the %dx%d board window", extent, cards, R->w, R->w);
         return -1;
     }
@@ -1529,6 +1539,14 @@ PyMODINIT_FUNC PyInit__fastplay(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
+    WindowError = PyErr_NewExceptionWithDoc(
+        "warboard.hill218._fastplay.WindowError",
+        "A position whose units could leave the C side's board window (a ValueError).",
+        PyExc_ValueError, NULL);
+    if (!WindowError || PyModule_AddObjectRef(m, "WindowError", WindowError) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddIntConstant(m, "EV_FIRST", EV_FIRST) < 0
             || PyModule_AddIntConstant(m, "EV_DRAW", EV_DRAW) < 0
             || PyModule_AddIntConstant(m, "EV_BURY", EV_BURY) < 0

@@ -32,8 +32,11 @@ try:
 except ImportError:  # built without a C compiler: the fast path is simply absent
     _fastplay = None  # type: ignore[assignment]
 
-__all__ = ["FastRules", "available", "count_plays", "random_game", "random_game_trace",
-           "random_games", "sample_plays"]
+#: the ValueError of a position whose units could leave the C side's board window
+WindowError: type[ValueError] = ValueError if _fastplay is None else _fastplay.WindowError
+
+__all__ = ["FastRules", "WindowError", "available", "count_plays", "random_game",
+           "random_game_trace", "random_games", "sample_plays"]
 
 Event = dict[str, Any]
 

@@ -120,7 +120,7 @@ def _search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
             settings["prior_weight"], rng.getrandbits(64),
             None if include is None else _play_args(rules, include), net,
             None if net is None else model_facts(state))
-    except ValueError:  # a composed position reaching beyond the C side's board window
+    except fast.WindowError:  # a composed position reaching beyond the C side's board window
         return None
     plays: dict[Any, tuple[int, float, float]] = {}
     for kind, uid, x, y, hits, visits, value, prior in found:
