@@ -25,11 +25,16 @@ from warboard.ai.ismcts import ISMCTSAgent
 from warboard.ai.levels import agent_for_level
 from warboard.core.protocol import CHANCE
 from warboard.hill218 import fast
-from warboard.hill218.actions import Deploy, Strike
+from warboard.hill218.actions import Deploy
 from warboard.hill218.game import CardGame
 from warboard.hill218.grid import pack
 from warboard.hill218.knowledge import evaluate_cards
-from warboard.hill218.native_search import encode_state, native_search
+from warboard.hill218.native_search import (
+    encode_state,
+    fast_rules_for,
+    native_search,
+    play_of,
+)
 from warboard.hill218.serialize import position_from_json, position_to_json
 from warboard.hill218.state import BASES, PLAY, CardState
 from warboard.holdtheline.game import HoldTheLineGame
@@ -49,9 +54,8 @@ def play_points(game: CardGame, seed: int, every: int = 3) -> list[CardState]:
 def root_of(game: CardGame, state: CardState, seed: int) -> tuple[int, list[Any]]:
     """A search that tries every root play once: widening without limit, one iteration each."""
     legal = state.legal_actions()
-    rules = fast.FastRules(game.rules, game.options)
-    return fast._module().search(rules._handle, encode_state(state), len(legal), 0.0, 0.5, 1e9,
-                                 0.5, seed)
+    return fast._module().search(fast_rules_for(game)._handle, encode_state(state), len(legal),
+                                 0.0, 0.5, 1e9, 0.5, seed)
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS)
@@ -69,7 +73,7 @@ def test_root_plays_and_priors_are_the_engines(name: str, options: dict[str, Any
         tried = {}
         for _kind, uid, x, y, hits, visits, _value, prior in found:
             assert visits == 1
-            play = Deploy(game.rules.units[uid].name, (x, y), hits) if uid >= 0 else Strike((x, y))
+            play = play_of(fast_rules_for(game), uid, x, y, hits)
             tried[play] = prior
         assert set(tried) == set(legal)
         seat = state.to_move
@@ -273,8 +277,7 @@ def test_the_models_priors_are_the_python_models(model_search: tuple[Any, Any, A
                                                 model_facts(state))
             assert done == len(legal) and len(found) == len(legal)
             for _kind, uid, x, y, hits, _visits, _value, prior in found:
-                play = (Deploy(game.rules.units[uid].name, (x, y), hits) if uid >= 0
-                        else Strike((x, y)))
+                play = play_of(rules, uid, x, y, hits)
                 assert prior == pytest.approx(python[play], abs=1e-6)
                 checked += 1
     assert checked > 500
@@ -296,8 +299,7 @@ def test_the_models_values_are_the_python_models(model_search: tuple[Any, Any, A
                                                 4.0, 0.5, seed, None, net, model_facts(state))
             assert done == 1
             ((_kind, uid, x, y, hits, visits, value, _prior),) = found
-            play = (Deploy(game.rules.units[uid].name, (x, y), hits) if uid >= 0
-                    else Strike((x, y)))
+            play = play_of(rules, uid, x, y, hits)
             after = state.clone()
             after.apply(play)
             if after.is_terminal() or after.current_player() != state.to_move:

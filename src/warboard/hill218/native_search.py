@@ -124,7 +124,7 @@ def _search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
         return None
     plays: dict[Any, tuple[int, float, float]] = {}
     for kind, uid, x, y, hits, visits, value, prior in found:
-        play = Strike((x, y)) if uid < 0 else Deploy(rules.names[uid], (x, y), hits)
+        play = play_of(rules, uid, x, y, hits)
         if play not in known:
             raise RuntimeError(f"the native search returned {play!r}, not a legal play "
                                f"(kind {kind})")
@@ -132,8 +132,14 @@ def _search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
     return RootStats(plays, done)
 
 
+def play_of(rules: fast.FastRules, uid: int, x: int, y: int,
+            hits: tuple[tuple[int, int], ...]) -> Deploy | Strike:
+    """The play the C search names (unit id or -1 for a strike, x, y, hits)."""
+    return Strike((x, y)) if uid < 0 else Deploy(rules.names[uid], (x, y), hits)
+
+
 def _play_args(rules: fast.FastRules, play: Any) -> tuple[int, int, int, tuple[Any, ...]]:
-    """A play as the C search reads it: (unit id or -1 for a strike, x, y, hits)."""
+    """A play as the C search reads it: ``play_of``'s arguments."""
     if isinstance(play, Strike):
         return (-1, *play.target, ())
     return (rules.rules.unit_ids[play.unit], *play.at, tuple(play.attacks))
