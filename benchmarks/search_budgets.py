@@ -4,9 +4,12 @@
 
 ``A`` and ``B`` are ``ISMCTSAgent`` settings as JSON, e.g. ``'{"iterations": null, "seconds": 1,
 "exploration": 0.25}'`` (``expert``'s search given a second a decision) against
-``'{"iterations": 2000, "exploration": 0.25}'`` (``expert`` on hill218). The games alternate the
-seat orders; A's score (a win 1, a draw 1/2) comes out with its 95% interval as one JSON object.
-The arena compares levels and models; this compares settings of one search, which no level has.
+``'{"iterations": 2000, "exploration": 0.25}'`` (``expert`` on hill218), or a level with
+overrides of its budget: ``'{"level": "master", "seconds": null}'`` against ``'{"level":
+"master", "seconds": null, "beliefs": false}'`` (what ``master``'s beliefs add). The games
+alternate the seat orders; A's score (a win 1, a draw 1/2) comes out with its 95% interval as
+one JSON object. The arena compares levels and models; this compares settings of one search,
+which no level has.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 
 from warboard.ai.agent import decide
 from warboard.ai.ismcts import ISMCTSAgent
+from warboard.ai.levels import agent_for_level
 from warboard.ai.ratings import score_interval
 from warboard.core.protocol import CHANCE
 from warboard.core.registry import make_game
@@ -29,7 +33,7 @@ def play(game_name: str, a: dict[str, Any], b: dict[str, Any], seed: int, index:
     """A's score in game ``index`` (A takes seat ``index % 2``)."""
     rng = random.Random(f"{seed}:{index}")
     a_seat = index % 2
-    agents = {a_seat: ISMCTSAgent(**a), 1 - a_seat: ISMCTSAgent(**b)}
+    agents = {a_seat: make(a), 1 - a_seat: make(b)}
     state = make_game(game_name).new_initial_state()
     while not state.is_terminal():
         player = state.current_player()
@@ -40,11 +44,20 @@ def play(game_name: str, a: dict[str, Any], b: dict[str, Any], seed: int, index:
     return (state.returns()[a_seat] + 1) / 2
 
 
+def make(settings: dict[str, Any]) -> Any:
+    """The search of ``settings``: a level's with overrides where they name one."""
+    own = dict(settings)
+    level = own.pop("level", None)
+    return ISMCTSAgent(**own) if level is None else agent_for_level(level, **own)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", choices=["hill218", "ogre218"])
-    parser.add_argument("a", type=json.loads, help="A's ISMCTSAgent settings (JSON)")
-    parser.add_argument("b", type=json.loads, help="B's ISMCTSAgent settings (JSON)")
+    parser.add_argument("a", type=json.loads,
+                        help="A's ISMCTSAgent settings, or a level and overrides (JSON)")
+    parser.add_argument("b", type=json.loads,
+                        help="B's ISMCTSAgent settings, or a level and overrides (JSON)")
     parser.add_argument("--games", type=int, default=40, help="games (default: 40)")
     parser.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default: 2)")

@@ -18,6 +18,11 @@ At the root the prior is the evaluation of each action's result (what the greedy
 uses); deeper down it is the game's cheap action prior. Budgets are iterations (reproducible
 with a seed) and/or seconds.
 
+With ``beliefs`` on, a search reading a model's policy (``Knowledge.play_priors``) draws its
+determinizations from the game's beliefs (``Knowledge.beliefs``): deals weighed by how well they
+explain the opponent's observed plays under that policy, the opponent modelled as playing as the
+model does.
+
 Where the game's knowledge has a compiled form of this search (``Knowledge.native_search``: the
 card games where their C extension is built) it runs instead, unless the agent is made
 with ``native=False``; it takes other random numbers, so a seed gives other (equally good) games
@@ -36,6 +41,8 @@ from typing import Any
 from warboard.ai.agent import Agent, view_seat
 from warboard.ai.knowledge import Knowledge, knowledge_for
 from warboard.core.protocol import CHANCE, Action, Game, sample_chance
+
+MIN_SECONDS = 0.001  # a compiled search's least time: at least one iteration runs in it
 
 
 class Node:
@@ -64,7 +71,8 @@ class ISMCTSAgent(Agent):
                  exploration: float = 0.5, rollout_depth: int = 0, widening: float = 4.0,
                  prior_weight: float = 0.5, name: str = "ismcts",
                  per_game: dict[str, dict[str, Any]] | None = None,
-                 knowledge: Knowledge | None = None, native: bool = True) -> None:
+                 knowledge: Knowledge | None = None, native: bool = True,
+                 beliefs: bool = False) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations, seconds or both")
         self.iterations = iterations
@@ -82,9 +90,11 @@ class ISMCTSAgent(Agent):
         self.knowledge = knowledge
         # use the knowledge's compiled search where it applies (False: always this module's)
         self.native = native
+        # weigh determinizations by the opponent's observed plays (where the knowledge can)
+        self.beliefs = beliefs
 
     SETTINGS = ("iterations", "seconds", "rollout_depth", "exploration", "widening",
-                "prior_weight")
+                "prior_weight", "beliefs")
 
     def settings(self, game_name: str) -> dict[str, Any]:
         """The search's budget and parameters for a game (its own values, if it has some)."""
@@ -111,14 +121,19 @@ class ISMCTSAgent(Agent):
         iterations, seconds, depth = cfg["iterations"], cfg["seconds"], cfg["rollout_depth"]
         search = (cfg["exploration"], cfg["widening"], cfg["prior_weight"])
         know = self.knowledge or knowledge_for(game)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        deals = None
+        if cfg["beliefs"] and know.beliefs is not None and know.play_priors is not None:
+            deals = know.beliefs(game, view, know.play_priors, rng)
         if self.native and know.native_search is not None:
-            stats = know.native_search(game, view, legal, cfg, rng, include)
+            if deadline is not None:  # the time the beliefs took is the search's
+                cfg["seconds"] = max(deadline - time.perf_counter(), MIN_SECONDS)
+            stats = know.native_search(game, view, legal, cfg, rng, include, deals)
             if stats is not None:
                 self.last_iterations = stats.iterations
                 self.last_native = True
                 return _searched(stats.plays)
         self.last_native = False
-        deadline = None if seconds is None else time.perf_counter() + seconds
         seat = view_seat(view)
         root = Node(1 - seat)
         base = game.sample_state(view, rng)
@@ -135,7 +150,7 @@ class ISMCTSAgent(Agent):
         done = 0
         # at least one iteration, so that a root child exists however short the time
         while done < limit and (done == 0 or deadline is None or time.perf_counter() < deadline):
-            state = game.sample_state(view, rng)
+            state = game.sample_state(view, rng) if deals is None else rng.choice(deals).clone()
             self._iterate(root, state, rng, know, root_priors, depth, search, beyond, include)
             done += 1
         self.last_iterations = done

@@ -31,11 +31,17 @@ class RootStats:
     iterations: int
 
 
-# (game, view, legal plays, the search's settings, rng, a play always tried or None) -> the
-# root's statistics, or None where the native search does not apply (that position or those
-# settings): the Python search runs.
+# (game, view, legal plays, the search's settings, rng, a play always tried or None, the
+# determinizations to draw from or None: redeal at random) -> the root's statistics, or None
+# where the native search does not apply (that position or those settings): the Python search
+# runs.
 NativeSearch = Callable[[Game, Mapping[str, Any], Sequence[Any], Mapping[str, Any],
-                         random.Random, Any], RootStats | None]
+                         random.Random, Any, Sequence[State] | None], RootStats | None]
+# (game, view, an opponent model, rng) -> determinizations of the view drawn by how well they
+# explain the opponent's observed plays under that model (the search draws each iteration's
+# from them), or None where nothing is to be learnt (the search deals at random)
+Beliefs = Callable[[Game, Mapping[str, Any], PlayPriors, random.Random],
+                   Sequence[State] | None]
 # (a trained model, its value's share) -> the compiled search reading that model, or None
 NativeModelSearch = Callable[[Any, float], NativeSearch | None]
 
@@ -64,7 +70,9 @@ class Knowledge:
     same search with this same knowledge compiled (``ISMCTSAgent`` uses it where it applies);
     knowledge derived from this one with other parts must leave it out.
     ``native_model_search(model, value_weight)``, when given, is the compiled search reading a
-    trained model (``ai.model.model_knowledge`` uses it)."""
+    trained model (``ai.model.model_knowledge`` uses it). ``beliefs``, when given, weighs
+    determinizations by an opponent model (a search with ``beliefs`` on and a model's
+    ``play_priors`` uses it)."""
 
     evaluate: Evaluator = final_result
     action_prior: Prior = no_prior
@@ -73,6 +81,7 @@ class Knowledge:
     play_priors: PlayPriors | None = None
     native_search: NativeSearch | None = None
     native_model_search: NativeModelSearch | None = None
+    beliefs: Beliefs | None = None
 
 
 NEUTRAL = Knowledge()

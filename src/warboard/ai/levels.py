@@ -26,7 +26,7 @@ LEVELS: dict[str, dict[str, Any]] = {
     # this level names that model file (``GameInfo.levels``: {"model": "package:file"}).
     # Compiled, 2000 iterations take about 0.05 s; 20000 (a second in mid-game) were no
     # stronger against expert (docs/ai.md): the model, not the search, is the limit.
-    "master": {"kind": "model", "iterations": 2000, "seconds": 0.9},
+    "master": {"kind": "model", "iterations": 2000, "seconds": 0.9, "beliefs": True},
 }
 
 # A game may have its own budget for a level (``GameInfo.levels``, the same caps in seconds); an

@@ -179,7 +179,8 @@ class ModelAgent(ISMCTSAgent):
         super().__init__(iterations=budget["iterations"], seconds=budget["seconds"],
                          exploration=budget.get("exploration", 0.5),
                          name=name or f"model:{path}",
-                         knowledge=model_knowledge(self.model, value_weight), native=native)
+                         knowledge=model_knowledge(self.model, value_weight), native=native,
+                         beliefs=budget.get("beliefs", False))
 
     def search(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
                rng: random.Random, include: Action | None = None) -> Searched:
@@ -218,7 +219,7 @@ class MasterAgent:
                 raise ValueError(f"{game} ships no trained model, so the {self.name} level "
                                  f"does not play it")
             time = {"iterations": budget["iterations"], "seconds": budget["seconds"],
-                    **self.overrides}
+                    "beliefs": budget.get("beliefs", False), **self.overrides}
             self._searches[game] = ModelAgent(shipped_model(budget["model"]), time, self.name,
                                               self.native)
         return self._searches[game]

@@ -368,6 +368,8 @@ typedef struct {
     int slot_cap;
     int *path;
     int path_cap;
+    int *deals;                 /* the opponent's hands to deal from (ndeals × n_units), or NULL */
+    int ndeals;
     int failed;
 } Search;
 
@@ -508,6 +510,17 @@ static void redeal(Game *g, int other)
     }
 }
 
+/* Deals the opponent `hand` (one of the beliefs' deals, checked to be among its unseen cards),
+ * the rest of its unseen cards to the shuffled part of its deck. */
+static void deal_hand(Game *g, int other, const int *hand)
+{
+    int *held = g->hand[other], *pool = g->deck[other].pool;
+    for (int u = 0; u < g->R->n_units; u++) {
+        pool[u] += held[u] - hand[u];
+        held[u] = hand[u];
+    }
+}
+
 /* Ends the game by count when the cards are exhausted (§5); returns whether it did. */
 static int end_by_count(Game *g)
 {
@@ -543,7 +556,11 @@ static void iterate(Search *S, int plays_left)
 {
     Game *g = S->g;
     restore_snapshot(S);
-    redeal(g, 1 - S->seat);
+    if (S->ndeals)
+        deal_hand(g, 1 - S->seat,
+                  S->deals + g->R->n_units * (int)rng_below(&g->rng, (uint32_t)S->ndeals));
+    else
+        redeal(g, 1 - S->seat);
     int seat = S->seat, node = 0, depth = 0, turn = S->turn;
     S->path[depth++] = 0;
     while (!g->over && !g->error && !S->failed) {
@@ -720,6 +737,7 @@ static void search_free(Search *S)
     PyMem_RawFree(S->slot);
     PyMem_RawFree(S->slot_stamp);
     PyMem_RawFree(S->path);
+    PyMem_RawFree(S->deals);
 }
 
 /* Searches from the loaded position (the seat to move is the searcher) until `iterations` are
@@ -813,6 +831,49 @@ static int read_extra(PyObject *obj, const Rules *R, int *first, int *turn,
         rc = reader_finish(&rd);
     reader_close(&rd);
     return rc < 0 ? -1 : 0;
+}
+
+/* The beliefs' deals: the opponent's hands one after the other, n_units counts each. Each must
+ * hold as many cards as the opponent's hand and only cards it has not shown (hand or deck
+ * pool of the position read into `g`). */
+static int read_deals(PyObject *obj, const Game *g, int other, Search *S)
+{
+    const Rules *R = g->R;
+    Reader rd;
+    if (reader_open(&rd, obj, "deals") < 0)
+        return -1;
+    int rc = 0;
+    if (rd.n == 0 || rd.n % R->n_units != 0) {
+        PyErr_SetString(PyExc_ValueError, "deals: must list whole hands, one count per unit");
+        rc = -1;
+    }
+    int held = 0;
+    for (int u = 0; u < R->n_units; u++)
+        held += g->hand[other][u];
+    if (rc == 0) {
+        S->ndeals = (int)(rd.n / R->n_units);
+        S->deals = PyMem_RawMalloc(rd.n * sizeof(int));
+        if (!S->deals) {
+            PyErr_NoMemory();
+            rc = -1;
+        }
+    }
+    for (int k = 0; rc == 0 && k < S->ndeals; k++) {
+        int *hand = S->deals + k * R->n_units, total = 0;
+        for (int u = 0; rc == 0 && u < R->n_units; u++) {
+            rc = next_int(&rd, 0, g->hand[other][u] + g->deck[other].pool[u], &hand[u]);
+            total += hand[u];
+        }
+        if (rc == 0 && total != held) {
+            PyErr_Format(PyExc_ValueError, "deals: hand %d holds %d cards, not %d", k, total,
+                         held);
+            rc = -1;
+        }
+    }
+    if (rc == 0)
+        rc = reader_finish(&rd);
+    reader_close(&rd);
+    return rc;
 }
 
 static void net_destroy(PyObject *capsule)
@@ -928,17 +989,19 @@ PyDoc_STRVAR(search_doc,
 "for the searching seat and prior (the evaluation of its result). include, a root play as\n"
 "(uid, x, y, hits) (uid -1: a strike), is always tried first, however low its prior. net, a\n"
 "make_net() model, gives the priors (its policy) and a share of the leaves' values (judged at\n"
-"the next decision point); extra is then (turn, first player, destroyed[0], destroyed[1]).");
+"the next decision point); extra is then (turn, first player, destroyed[0], destroyed[1]).\n"
+"deals, the opponent's hands as one list of n_units counts each (beliefs), deals each\n"
+"iteration one of them, drawn uniformly, and the rest of its unseen cards to its deck.");
 
 static PyObject *fp_search(PyObject *self, PyObject *args)
 {
     PyObject *capsule, *pos_obj, *seed_obj, *include_obj = Py_None, *net_obj = Py_None;
-    PyObject *extra_obj = Py_None;
+    PyObject *extra_obj = Py_None, *deals_obj = Py_None;
     long iterations;
     double seconds, exploration, widening, prior_weight;
-    if (!PyArg_ParseTuple(args, "OOlddddO|OOO", &capsule, &pos_obj, &iterations, &seconds,
+    if (!PyArg_ParseTuple(args, "OOlddddO|OOOO", &capsule, &pos_obj, &iterations, &seconds,
                           &exploration, &widening, &prior_weight, &seed_obj, &include_obj,
-                          &net_obj, &extra_obj))
+                          &net_obj, &extra_obj, &deals_obj))
         return NULL;
     if (iterations <= 0 && seconds <= 0) {
         PyErr_SetString(PyExc_ValueError, "search needs a budget: iterations or seconds");
@@ -994,7 +1057,10 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
             S->failed = 1;
     }
     long done = 0;
-    if (!S->failed && load_position(g, P) == 0) {
+    int dealt = 0;              /* -1: the deals are refused (the error is set) */
+    if (!S->failed && load_position(g, P) == 0
+            && (deals_obj == Py_None
+                || (dealt = read_deals(deals_obj, g, 1 - P->to_move, S)) == 0)) {
         if (net)
             memcpy(g->destroyed, destroyed, sizeof g->destroyed);
         Py_BEGIN_ALLOW_THREADS
@@ -1004,7 +1070,9 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
     }
     PyMem_Free(P);
     PyObject *out = NULL;
-    if (g->error != OK) {
+    if (dealt < 0) {
+        /* read_deals set the error */
+    } else if (g->error != OK) {
         raise_game_error(g->error);
     } else if (include_obj != Py_None && S->include < 0 && !S->failed) {
         PyErr_SetString(PyExc_ValueError, "search: the included play is not legal here");

@@ -16,7 +16,8 @@ from typing import Any
 
 from warboard.core.errors import PositionError
 from warboard.hill218.grid import pack
-from warboard.hill218.state import BURY, PLAY, CardState, Deck
+from warboard.hill218.serialize import turn_from_json
+from warboard.hill218.state import BURY, PLAY, CardState, Deck, Turn
 
 
 def sample_state(game: Any, view: Mapping[str, Any], rng: random.Random) -> CardState:
@@ -37,6 +38,7 @@ def sample_state(game: Any, view: Mapping[str, Any], rng: random.Random) -> Card
     state.turn = view["turn"]
     state.first_turn_pending = view["turn"] == 0
     state.first_player = view["first_player"]
+    state.last_turn = _last_turn(view.get("last_turn"), rules)
     if state.phase == PLAY:
         state.to_move = view["to_move"]
         state.plays_left = view["plays_left"]
@@ -65,6 +67,21 @@ def sample_state(game: Any, view: Mapping[str, Any], rng: random.Random) -> Card
     state.hands[other] = hand
     state.decks[other] = Deck([], _counts_of(unseen[hand_size:], n), [])
     return state
+
+
+# the last view's turn read, with that view's entry (a search samples one view thousands of
+# times); one tuple replaced whole, so that a thread never pairs one view with another's turn
+_read_turn: tuple[Any, Turn | None] = (None, None)
+
+
+def _last_turn(shown: Any, rules: Any) -> Turn | None:
+    global _read_turn
+    if shown is None:
+        return None
+    read = _read_turn
+    if read[0] is not shown:
+        read = _read_turn = (shown, turn_from_json(shown, "last_turn", rules))
+    return read[1]
 
 
 def _counts(by_name: dict[str, int], ids: dict[str, int], n: int) -> list[int]:

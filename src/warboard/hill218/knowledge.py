@@ -12,6 +12,7 @@ from typing import Any
 
 from warboard.ai.knowledge import Knowledge
 from warboard.hill218.actions import Deploy, Strike
+from warboard.hill218.beliefs import believed_deals
 from warboard.hill218.grid import base_cell, unpack
 from warboard.hill218.native_search import native_model_search, native_search
 
@@ -91,4 +92,4 @@ def card_action_prior(state: Any, action: Any) -> float:
 
 KNOWLEDGE = Knowledge(evaluate=evaluate_cards, action_prior=card_action_prior,
                       rollout_policy=card_rollout_policy, native_search=native_search,
-                      native_model_search=native_model_search)
+                      native_model_search=native_model_search, beliefs=believed_deals)

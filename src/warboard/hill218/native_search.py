@@ -7,7 +7,9 @@ declines (``None``, and the Python search runs) where the C extension is not bui
 burials, for settings it does not cover (a rollout), and for a composed position whose units
 stand beyond the C side's board window (``fast.FastRules.window``). Like the Python search it
 starts from a determinization of the seat's view (``sample_state``) and redeals the opponent's
-unseen cards every iteration, so it never reads what the seat cannot see. A play to
+unseen cards every iteration, so it never reads what the seat cannot see; given ``deals``
+(determinizations weighed by beliefs, ``hill218.beliefs``) each iteration deals the opponent the
+hand of one of them instead, the rest of its unseen cards to its deck. A play to
 ``include`` (analysis judging it) is always tried first at the root, as in the Python search.
 
 ``native_model_search(model, value_weight)`` is the same search reading a trained model
@@ -60,9 +62,9 @@ def encode_state(state: CardState) -> list[int]:
 
 
 def native_search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
-                  settings: Mapping[str, Any], rng: random.Random,
-                  include: Any = None) -> RootStats | None:
-    return _search(game, view, legal, settings, rng, include, None)
+                  settings: Mapping[str, Any], rng: random.Random, include: Any = None,
+                  deals: Sequence[Any] | None = None) -> RootStats | None:
+    return _search(game, view, legal, settings, rng, include, deals, None)
 
 
 def native_model_search(model: Any, value_weight: float) -> NativeSearch | None:
@@ -74,15 +76,15 @@ def native_model_search(model: Any, value_weight: float) -> NativeSearch | None:
     nets: dict[int, Any] = {}  # by the FastRules' handle: one model for each ruleset's options
 
     def search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
-               settings: Mapping[str, Any], rng: random.Random,
-               include: Any = None) -> RootStats | None:
+               settings: Mapping[str, Any], rng: random.Random, include: Any = None,
+               deals: Sequence[Any] | None = None) -> RootStats | None:
         if not isinstance(game, CardGame):
             return None
         rules = fast_rules_for(game)
         net = nets.get(id(rules))
         if net is None:
             net = nets[id(rules)] = make_net(rules, model, value_weight)
-        return _search(game, view, legal, settings, rng, include, net)
+        return _search(game, view, legal, settings, rng, include, deals, net)
 
     return search
 
@@ -104,7 +106,7 @@ def make_net(rules: fast.FastRules, model: Any, value_weight: float) -> Any:
 
 def _search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
             settings: Mapping[str, Any], rng: random.Random, include: Any,
-            net: Any) -> RootStats | None:
+            deals: Sequence[CardState] | None, net: Any) -> RootStats | None:
     if (not fast.available() or settings["rollout_depth"] or view.get("phase") != PLAY
             or not isinstance(game, CardGame)):
         return None
@@ -112,14 +114,17 @@ def _search(game: Any, view: Mapping[str, Any], legal: Sequence[Any],
     if include is not None and include not in known:
         raise ValueError(f"{include!r} is not a legal play here")
     rules = fast_rules_for(game)
-    state = game.sample_state(view, rng)
+    state = game.sample_state(view, rng) if not deals else deals[0]
+    # the opponent's hands to deal from, one after the other, one drawn each iteration (None:
+    # a random deal)
+    hands = None if not deals else [k for d in deals for k in d.hands[1 - state.to_move]]
     try:
         done, found = fast._module().search(
             rules._handle, encode_state(state), settings["iterations"] or 0,
             settings["seconds"] or 0.0, settings["exploration"], settings["widening"],
             settings["prior_weight"], rng.getrandbits(64),
             None if include is None else _play_args(rules, include), net,
-            None if net is None else model_facts(state))
+            None if net is None else model_facts(state), hands)
     except fast.WindowError:  # a composed position reaching beyond the C side's board window
         return None
     plays: dict[Any, tuple[int, float, float]] = {}

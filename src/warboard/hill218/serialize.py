@@ -10,10 +10,22 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from warboard.core.errors import PositionError
+from warboard.core.errors import IllegalActionError, PositionError
+from warboard.hill218.actions import Deploy, Strike, action_from_json
 from warboard.hill218.grid import COORD_LIMIT, HILL, pack
 from warboard.hill218.ruleset import RULESETS, Ruleset
-from warboard.hill218.state import BASES, OVER, PHASES, PLAY, CardState, Deck
+from warboard.hill218.state import (
+    BASES,
+    OVER,
+    PHASES,
+    PLAY,
+    STRIKE_KEY,
+    CardState,
+    Deck,
+    Turn,
+    TurnPlay,
+    TurnStart,
+)
 
 POSITION_KEYS = {"ruleset", "to_move", "plays_left", "board", "hands", "strikes", "decks",
                  "destroyed"}
@@ -110,6 +122,8 @@ def state_to_json(state: CardState) -> dict[str, Any]:
         "strikes": state.strikes[:],
         "destroyed": [state.counts_dict(d) for d in state.destroyed],
         "result": state.result,
+        "this_turn": None if state.this_turn is None else state.turn_json(state.this_turn),
+        "last_turn": None if state.last_turn is None else state.turn_json(state.last_turn),
     }
 
 
@@ -137,10 +151,52 @@ def state_from_json(game: Any, data: Mapping[str, Any]) -> CardState:
     if (state.phase == OVER) != isinstance(result, dict):
         raise PositionError("result: must be given exactly when the phase is 'over'")
     state.result = result
+    # absent from states stored before turns were kept: no turn recorded yet
+    state.this_turn = _optional_turn(data, "this_turn", rules)
+    state.last_turn = _optional_turn(data, "last_turn", rules)
     problems = _card_problems(state)
     if problems:
         raise PositionError("; ".join(problems))
     return state
+
+
+def _optional_turn(data: Mapping[str, Any], key: str, rules: Ruleset) -> Turn | None:
+    value = data.get(key)
+    return None if value is None else turn_from_json(value, key, rules)
+
+
+def turn_from_json(value: Any, field: str, rules: Ruleset) -> Turn:
+    """A turn as ``CardState.turn_json`` writes it (a full state's, or a view's
+    ``last_turn``)."""
+    keys = {"seat", "turn", "plays_left", "board", "strikes", "destroyed", "plays"}
+    if not isinstance(value, Mapping) or set(value) != keys:
+        raise PositionError(f"{field}: must be an object with {', '.join(sorted(keys))}")
+    plays = value["plays"]
+    if not isinstance(plays, list) or len(plays) > 2:
+        raise PositionError(f"{field}.plays: must be a list of at most 2 plays")
+    strikes = _pair(value, "strikes", lambda v, f: _int(v, f"{field}.{f}", 0, rules.strikes))
+    destroyed = _pair(value, "destroyed", lambda v, f: _counts(v, f"{field}.{f}", rules))
+    start = TurnStart(
+        _choice(value, "seat", (0, 1), f"{field}.seat"),
+        _int(value["turn"], f"{field}.turn", 1, 10_000),
+        _choice(value, "plays_left", (1, 2), f"{field}.plays_left"),
+        _board(value["board"], rules),
+        (strikes[0], strikes[1]),
+        (tuple(destroyed[0]), tuple(destroyed[1])))
+    return start, tuple(_turn_play(p, f"{field}.plays[{i}]", rules) for i, p in enumerate(plays))
+
+
+def _turn_play(value: Any, field: str, rules: Ruleset) -> TurnPlay:
+    try:
+        action = action_from_json(value, rules)
+    except IllegalActionError as exc:
+        raise PositionError(f"{field}: {exc}") from exc
+    if isinstance(action, Strike):
+        return (STRIKE_KEY, pack(*action.target), ())
+    if not isinstance(action, Deploy):
+        raise PositionError(f"{field}: must be a deployment or a strike")
+    return (rules.unit_ids[action.unit], pack(*action.at),
+            tuple(pack(*t) for t in action.attacks))
 
 
 # ----------------------------------------------------------------------------- validation

@@ -8,11 +8,11 @@ replaced — never cleared in place — whenever the board changes, so clones ma
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from warboard.core.errors import IllegalActionError
 from warboard.core.protocol import CHANCE, TERMINAL, State, returns_of
-from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike
+from warboard.hill218.actions import Bury, Deploy, Draw, FirstPlayer, Strike, action_to_json
 from warboard.hill218.grid import HILL, STRIDE, base_cell, pack, unpack
 
 if TYPE_CHECKING:
@@ -67,6 +67,23 @@ class Deck:
         return c
 
 
+class TurnStart(NamedTuple):
+    """The public position when a seat's turn began: the board the seat played its turn on."""
+
+    seat: int
+    turn: int
+    plays: int  # the plays the turn allowed (1 or 2)
+    cells: dict[int, int]  # a copy of the board then, never changed
+    strikes: tuple[int, int]
+    destroyed: tuple[tuple[int, ...], tuple[int, ...]]
+
+
+# a play as a turn records it: (unit id, cell, hits), unit id STRIKE_KEY for a strike on cell
+TurnPlay = tuple[int, int, tuple[int, ...]]
+# a turn seen by every seat: where it began and the plays made in it
+Turn = tuple[TurnStart, tuple[TurnPlay, ...]]
+
+
 class CardState(State):
     """One node of a hill218/ogre218 game (see ``warboard.core.protocol.State``)."""
 
@@ -88,6 +105,10 @@ class CardState(State):
         self.setup_seat = 0
         self.turn = 0
         self.result: dict[str, Any] | None = None
+        # the turn under way and the one before it, public (``last_turn`` in the observations:
+        # what the opponent model of a search's beliefs reads); immutable values, shared by clones
+        self.this_turn: Turn | None = None
+        self.last_turn: Turn | None = None
         self._memo: dict[Any, Any] = {}
         self._sup: list[frozenset[int] | None] = [None, None]
         self._front: list[dict[Any, frozenset[int]]] = [{}, {}]
@@ -246,7 +267,30 @@ class CardState(State):
             # the cards this seat put under its deck, still in it, in drawing order
             view["bottom"] = [self.unit_name(u) for u in deck.bottom]
             view["deck"] = self.counts_dict(deck.counts())
+        # public, in every view: the turn before the one under way (None before the second)
+        view["last_turn"] = None if self.last_turn is None else self.turn_json(self.last_turn)
         return view
+
+    def turn_json(self, turn: Turn) -> dict[str, Any]:
+        """A turn as the observations show it: the position it began in and its plays, as
+        action JSON."""
+        start, plays = turn
+        board = []
+        for c, code in start.cells.items():
+            x, y = unpack(c)
+            board.append({"x": x, "y": y, "seat": code & 1, "unit": self.unit_name(code >> 1)})
+        board.sort(key=lambda e: (e["y"], e["x"]))
+        return {"seat": start.seat, "turn": start.turn, "plays_left": start.plays,
+                "board": board, "strikes": list(start.strikes),
+                "destroyed": [self.counts_dict(list(d)) for d in start.destroyed],
+                "plays": [action_to_json(self.play_action(p)) for p in plays]}
+
+    def play_action(self, play: TurnPlay) -> Deploy | Strike:
+        """The action of a play a turn recorded."""
+        uid, at, hits = play
+        if uid == STRIKE_KEY:
+            return Strike(unpack(at))
+        return Deploy(self.unit_name(uid), unpack(at), tuple(unpack(t) for t in hits))
 
     # ------------------------------------------------------------------ setup
 
@@ -357,6 +401,11 @@ class CardState(State):
         self.turn += 1
         self.to_move = seat
         self.plays_left = n
+        if self.this_turn is not None:
+            self.last_turn = self.this_turn
+        self.this_turn = (TurnStart(seat, self.turn, n, self.cells.copy(), (
+            self.strikes[0], self.strikes[1]), (tuple(self.destroyed[0]),
+                                                tuple(self.destroyed[1]))), ())
         self.draws_left = n
         self.phase = DRAW
         if run:
@@ -742,6 +791,7 @@ class CardState(State):
     def deploy_unchecked(self, seat: int, uid: int, at: int, hits: tuple[int, ...]) -> None:
         """Apply a deployment known to be legal (search and benchmarks skip the checks)."""
         self.hands[seat][uid] -= 1
+        self._record(uid, at, hits)
         self._place(seat, at, uid * 2 + seat)
         if at == BASES[1 - seat]:
             self._finish(seat, "base")
@@ -762,10 +812,16 @@ class CardState(State):
         self.strike_unchecked(seat, t)
 
     def strike_unchecked(self, seat: int, target: int) -> None:
+        self._record(STRIKE_KEY, target, ())
         self.strikes[seat] -= 1
         self._hit(target)
         self.plays_left -= 1
         self._run()
+
+    def _record(self, uid: int, at: int, hits: tuple[int, ...]) -> None:
+        turn = self.this_turn
+        if turn is not None:  # None: a composed position (read_position) has no turn begun
+            self.this_turn = (turn[0], (*turn[1], (uid, at, hits)))
 
     def _hit(self, t: int) -> None:
         code = self.cells[t]
