@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from fast_path import CONFIGS, require_fast_path
-from warboard.ai.agent import decide
 from warboard.ai.ismcts import ISMCTSAgent
 from warboard.ai.knowledge import knowledge_for
 from warboard.ai.levels import LEVELS
@@ -237,24 +236,3 @@ def test_the_compiled_search_refuses_deals_the_view_does_not_allow() -> None:
         search(handle, position, 50, 0.0, 0.5, 4.0, 0.5, 1, None, None, None, beyond)
     with pytest.raises(ValueError, match="whole hands"):
         search(handle, position, 50, 0.0, 0.5, 4.0, 0.5, 1, None, None, None, hand[:-1])
-
-
-def test_master_with_beliefs_plays_whole_games_compiled() -> None:
-    require_fast_path()
-    from warboard.ai.levels import agent_for_level
-
-    game = CardGame("hill218")
-    master = agent_for_level("master", iterations=200, seconds=None)
-    rng = random.Random(6)
-    state = game.new_initial_state()
-    compiled = 0
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(state.sample_chance_outcome(rng))
-        elif player == 0:
-            state.apply(decide(master, state, rng))
-            compiled += master.last_native
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    assert compiled > 5
