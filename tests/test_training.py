@@ -63,7 +63,8 @@ def test_a_saved_model_predicts_what_the_learner_trained():
     samples = play_selfplay(SelfPlayJob("hill218", QUICK, PARAMS, SearchSpec(6, 0.5), 3, 2))
     encoding = make_encoding("hill218", PARAMS)
     job = learner.LearnJob(samples, None, observation_size(encoding), encoding.num_actions,
-                           hidden=8, epochs=3, batch=16, learning_rate=1e-2, seed=1)
+                           hidden=8, epochs=3, batch=16, learning_rate=1e-2, weight_decay=1e-4,
+                           seed=1)
     learned = learner.learn(job)
     net = learner._network(torch, job.inputs, job.hidden, job.actions)
     learner._load(torch, net, learned.arrays)
@@ -74,6 +75,22 @@ def test_a_saved_model_predicts_what_the_learner_trained():
         mine_logits, mine_value = model.predict(obs[k])
         assert np.allclose(mine_logits, logits[k].detach().numpy(), atol=1e-4)
         assert mine_value == pytest.approx(values[k].item(), abs=1e-5)
+
+
+def test_weight_decay_reaches_the_learner():
+    pytest.importorskip("torch", reason="the train extra is not installed")
+    from warboard.ai import learner
+
+    samples = play_selfplay(SelfPlayJob("hill218", QUICK, PARAMS, SearchSpec(6, 0.5), 3, 2))
+    encoding = make_encoding("hill218", PARAMS)
+
+    def hidden_weights(weight_decay: float) -> float:
+        job = learner.LearnJob(samples, None, observation_size(encoding), encoding.num_actions,
+                               hidden=8, epochs=20, batch=16, learning_rate=1e-2,
+                               weight_decay=weight_decay, seed=1)
+        return float(np.abs(learner.learn(job).arrays["w2"]).sum())
+
+    assert hidden_weights(1.0) < 0.5 * hidden_weights(0.0)
 
 
 def test_a_model_file_round_trips_and_a_broken_one_is_named(tmp_path):
@@ -168,6 +185,8 @@ def test_the_configuration_refuses_what_cannot_run():
         tiny_config(keep_score=1.5)
     with pytest.raises(ValueError, match="value-weight"):
         tiny_config(value_weight=-0.1)
+    with pytest.raises(ValueError, match="weight-decay"):
+        tiny_config(weight_decay=-1e-3)
 
 
 def test_a_model_agent_decides_from_its_seats_view_only(tmp_path):

@@ -25,6 +25,7 @@ class LearnJob:
     epochs: int
     batch: int
     learning_rate: float
+    weight_decay: float
     seed: int
 
 
@@ -54,7 +55,8 @@ def learn(job: LearnJob) -> Learned:
     net = _network(torch, job.inputs, job.hidden, job.actions)
     if job.start is not None:
         _load(torch, net, job.start)
-    opt = torch.optim.Adam(net.parameters(), lr=job.learning_rate, weight_decay=1e-4)
+    opt = torch.optim.Adam(net.parameters(), lr=job.learning_rate,
+                           weight_decay=job.weight_decay)
     data = job.samples
     order_rng = np.random.default_rng(job.seed)
     policy_losses: list[float] = []

@@ -22,6 +22,9 @@ class TrainConfig:
     epochs: int = 4
     batch: int = 256
     learning_rate: float = 1e-3
+    # Adam's L2 penalty: a self-play game's decisions share one result, so a value learnt with
+    # little of it fits those games by heart and judges new positions no better than chance
+    weight_decay: float = 1e-4
     eval_games: int = 20  # even: both seat orders
     keep_score: float = 0.55
     # the model's share of the search's value, beside the hand-written evaluation (1: the
@@ -43,5 +46,7 @@ class TrainConfig:
             raise ValueError("eval-games must be even (both seat orders)")
         if not 0.0 < self.keep_score < 1.0:
             raise ValueError("keep-score must lie between 0 and 1")
+        if self.weight_decay < 0.0:
+            raise ValueError("weight-decay must not be negative")
         if not 0.0 <= self.value_weight <= 1.0:
             raise ValueError("value-weight must lie between 0 and 1")

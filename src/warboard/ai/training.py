@@ -198,7 +198,7 @@ class Trainer:
         encoding = make_encoding(config.game, config.params)
         job = LearnJob(Samples.join(parts), start, observation_size(encoding),
                        encoding.num_actions, config.hidden, config.epochs, config.batch,
-                       config.learning_rate, _seed(config, g, 2, 0))
+                       config.learning_rate, config.weight_decay, _seed(config, g, 2, 0))
         return self._map(learn, [job], f"generation {g}: learning")[0]
 
     def _map(self, fn: Callable[[Any], Any], jobs: list[Any], what: str) -> list[Any]:
