@@ -279,10 +279,8 @@ def test_a_rated_game_needs_signed_in_players(http: httpx.Client) -> None:
 
 def test_every_level_has_a_fixed_rating_and_results_score_as_expected() -> None:
     assert list(ratings.LEVEL_RATINGS) == list(LEVELS)
-    # the searching levels grow with their budgets; master stands where it was measured
-    searched = [r for level, r in ratings.LEVEL_RATINGS.items() if level != "master"]
-    assert searched == sorted(searched)
-    assert abs(ratings.LEVEL_RATINGS["master"] - ratings.LEVEL_RATINGS["expert"]) < 100
+    # the levels grow with their strength, master (measured above expert) the strongest
+    assert list(ratings.LEVEL_RATINGS.values()) == sorted(ratings.LEVEL_RATINGS.values())
     assert ratings.scores({"returns": [1, -1], "summary": None}) == (1.0, 0.0)
     assert ratings.scores({"returns": [0, 0], "summary": None}) == (0.5, 0.5)
     assert ratings.scores({"abandoned": True, "by": 0, "how": "resigned"}) == (0.0, 1.0)
