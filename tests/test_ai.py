@@ -61,11 +61,11 @@ def test_decisions_do_not_depend_on_the_opponents_hidden_cards(name, spec):
     assert_blind_to_hidden_cards(agent, name)
 
 
-def test_master_does_not_see_the_opponents_hidden_cards():
+@pytest.mark.parametrize("name", ["hill218", "ogre218"])
+def test_master_does_not_see_the_opponents_hidden_cards(name):
     """The same for ``master``, the search reading the shipped model (a small budget of
     iterations, so that the same view gives the same search)."""
-    assert_blind_to_hidden_cards(agent_for_level("master", iterations=60, seconds=None),
-                                 "hill218")
+    assert_blind_to_hidden_cards(agent_for_level("master", iterations=60, seconds=None), name)
 
 
 def assert_blind_to_hidden_cards(agent: Agent, name: str) -> None:
@@ -219,6 +219,7 @@ def test_master_plays_only_the_games_that_ship_a_model():
     """``master`` is the search reading the model a game ships (hill218's under its package);
     where none ships, the game's levels stop at expert, and master refuses it by name."""
     assert levels_for("hill218") == ["easy", "medium", "hard", "expert", "master"]
+    assert levels_for("ogre218") == ["easy", "medium", "hard", "expert", "master"]
     assert levels_for("holdtheline") == ["easy", "medium", "hard", "expert"]
     assert hint_level("hill218") == "master" and hint_level("holdtheline") == "expert"
     master = make_agent("master", time_caps=False)

@@ -69,9 +69,9 @@ def next_of(player: Player, kind: str) -> dict[str, Any]:
 def test_an_open_game_is_posted_taken_once_listed_and_watched(live: LiveServer,
                                                               http: httpx.Client) -> None:
     ada, bob, cy = (sign_up(http, name) for name in ("Ada", "Bob", "Cyd"))
-    no_master = list(LEVELS)[:-1]  # master plays only hill218, which ships its model
+    no_master = list(LEVELS)[:-1]  # master plays only the card games, which ship its models
     assert lobby(http) == {"open": [], "live": [], "computer": list(LEVELS),
-                           "computer_levels": {"hill218": list(LEVELS), "ogre218": no_master,
+                           "computer_levels": {"hill218": list(LEVELS), "ogre218": list(LEVELS),
                                                "holdtheline": no_master}}
     anonymous = http.post("/api/games", json={"mode": "open"})
     assert anonymous.status_code == 401 and "sign" in anonymous.json()["error"]

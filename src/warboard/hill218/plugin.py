@@ -38,5 +38,7 @@ GAMES = (
     _card_game("hill218", "The Battle for Hill 218", "Hill218", 11,
                levels={"expert": {"iterations": 2000},
                        "master": {"model": "warboard.hill218:models/hill218.npz"}}),
-    _card_game("ogre218", "Ogre: Objective 218", "Ogre218", 9, handicap=("damaged_ogres",)),
+    _card_game("ogre218", "Ogre: Objective 218", "Ogre218", 9,
+               levels={"master": {"model": "warboard.hill218:models/ogre218.npz"}},
+               handicap=("damaged_ogres",)),
 )

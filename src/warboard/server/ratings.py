@@ -30,7 +30,7 @@ class Rating:
 # between the agents, anchored at random play = 600; medium, never measured, halfway between
 # easy and hard.
 LEVEL_RATINGS: dict[str, float] = {"easy": 1590.0, "medium": 1700.0, "hard": 1815.0,
-                                   "expert": 1900.0, "master": 2135.0}
+                                   "expert": 1900.0, "master": 2115.0}
 LEVEL_DEVIATION = 50.0  # how sure the fixed ratings are, as the players' updates see it
 
 
