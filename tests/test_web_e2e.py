@@ -324,19 +324,19 @@ def test_hot_seat_hides_the_hand_between_turns(tab):
 
 
 def test_the_new_game_form_offers_master_only_where_a_model_ships(tab):
-    """The levels of the chosen game (the lobby's ``computer_levels``): master plays hill218,
-    which ships its model; choosing another game while master is chosen falls back to expert,
-    and master, started on hill218, is the computer's level in the game."""
+    """The levels of the chosen game (the lobby's ``computer_levels``): master plays the card
+    games, which ship their models; choosing Hold the Line while master is chosen falls back to
+    expert, and master, started on hill218, is the computer's level in the game."""
     page = tab.page
     tab.goto("/")
     master = page.locator("#ai-level option[value=master]")
     expect(master).to_be_enabled()
     page.select_option("#ai-level", "master")
-    page.locator("label[for=game-ogre218]").click()
-    expect(master).to_be_disabled()
-    expect(page.locator("#ai-level")).to_have_value("expert")
     page.locator("label[for=game-holdtheline]").click()
     expect(master).to_be_disabled()
+    expect(page.locator("#ai-level")).to_have_value("expert")
+    page.locator("label[for=game-ogre218]").click()
+    expect(master).to_be_enabled()
     page.locator("label[for=game-hill218]").click()
     expect(master).to_be_enabled()
     start_game(page, level="master")
