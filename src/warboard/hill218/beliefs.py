@@ -22,7 +22,7 @@ from typing import Any
 
 from warboard.ai.knowledge import PlayPriors
 from warboard.hill218.determinize import sample_state
-from warboard.hill218.state import PLAY, STRIKE_KEY, CardState, TurnStart
+from warboard.hill218.state import PLAY, STRIKE_KEY, CardState, TurnPlay, TurnStart
 
 PROPOSALS = 64  # deals drawn and weighed at each decision
 TRUST = 0.9  # the model's share of each play's probability; the rest is uniform
@@ -51,7 +51,7 @@ def believed_deals(game: Any, view: Mapping[str, Any], policy: PlayPriors,
 
 
 def turn_likelihood(deal: CardState, start: TurnStart,
-                    plays: Sequence[tuple[int, int, tuple[int, ...]]],
+                    plays: Sequence[TurnPlay],
                     policy: PlayPriors) -> float:
     """The probability of ``plays`` under ``policy`` (mixed with uniform) for the opponent
     holding ``deal``'s hand plus the cards it played in that turn."""
@@ -67,7 +67,7 @@ def turn_likelihood(deal: CardState, start: TurnStart,
 
 
 def turn_state(deal: CardState, start: TurnStart,
-               plays: Sequence[tuple[int, int, tuple[int, ...]]]) -> CardState:
+               plays: Sequence[TurnPlay]) -> CardState:
     """The position the opponent's turn began in, the opponent holding ``deal``'s hand and the
     cards it then played."""
     state = CardState(deal.game)

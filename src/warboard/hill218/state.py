@@ -212,9 +212,11 @@ class CardState(State):
     def unit_name(self, uid: int) -> str:
         return self.rules.units[uid].name
 
-    def board_list(self) -> list[dict[str, Any]]:
+    def board_list(self, cells: dict[int, int] | None = None) -> list[dict[str, Any]]:
+        """The board's units as ``{x, y, seat, unit}`` in (y, x) order: this state's, or
+        ``cells`` (a turn's recorded board)."""
         out = []
-        for c, code in self.cells.items():
+        for c, code in (self.cells if cells is None else cells).items():
             x, y = unpack(c)
             out.append({"x": x, "y": y, "seat": code & 1, "unit": self.unit_name(code >> 1)})
         out.sort(key=lambda e: (e["y"], e["x"]))
@@ -275,13 +277,8 @@ class CardState(State):
         """A turn as the observations show it: the position it began in and its plays, as
         action JSON."""
         start, plays = turn
-        board = []
-        for c, code in start.cells.items():
-            x, y = unpack(c)
-            board.append({"x": x, "y": y, "seat": code & 1, "unit": self.unit_name(code >> 1)})
-        board.sort(key=lambda e: (e["y"], e["x"]))
         return {"seat": start.seat, "turn": start.turn, "plays_left": start.plays,
-                "board": board, "strikes": list(start.strikes),
+                "board": self.board_list(start.cells), "strikes": list(start.strikes),
                 "destroyed": [self.counts_dict(list(d)) for d in start.destroyed],
                 "plays": [action_to_json(self.play_action(p)) for p in plays]}
 
