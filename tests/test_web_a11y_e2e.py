@@ -34,6 +34,7 @@ if not CHROMIUM.exists():
                 allow_module_level=True)
 
 expect = playwright_api.expect
+FOCUSED_PIECE = "() => document.activeElement.dataset.focusKey || null"
 CELL_NAME = re.compile(r"^-?\d+,-?\d+: \S")
 FOCUSED = ("() => { const e = document.activeElement; return e && e !== document.body"
            " ? {cell: e.dataset.cell || null, label: e.getAttribute('aria-label'),"
@@ -172,6 +173,14 @@ def test_the_arrow_keys_move_over_the_hold_the_line_board(browser, server):
             assert f[0] and f[1], f  # still on the board, on something named
             seen.add(f[0])
         assert len(seen) > 1, "the arrows moved nowhere"
+        # a redraw keeps the focus where it was: the phone turned upright turns the board a
+        # quarter, which draws every piece again
+        was = page.evaluate(FOCUSED_PIECE)
+        assert was, "the focus is on no piece"
+        box = page.locator("svg.htl-svg").get_attribute("viewBox")
+        page.set_viewport_size({"width": 390, "height": 844})
+        expect(page.locator("svg.htl-svg")).not_to_have_attribute("viewBox", box)
+        assert page.evaluate(FOCUSED_PIECE) == was
         page.keyboard.press("Enter")  # the unit in focus: selected, its moves lit
         expect(page.locator(".hl-over .dest, .hl-over .target").first).to_be_attached()
     finally:

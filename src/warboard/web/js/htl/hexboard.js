@@ -3,7 +3,7 @@
 // selection, destinations with their AP cost, targets with their hit numbers and line of
 // sight, decision hexes, the last action). Clicks come back as hexes ([col, row]).
 
-import { ARROWS, h, s, clear } from "../dom.js";
+import { ARROWS, h, s, clear, keepFocus } from "../dom.js";
 import { localName, t } from "../i18n.js";
 import { KINDS, TERRAIN, hexKey, hexText, leaderById, onBoard, sideColour, sideTitle, unitById } from "./names.js";
 
@@ -177,8 +177,11 @@ export class HexBoard {
       this.geometryKey = key;
     }
     this.drawMarks(view);
-    this.drawPieces(view, this.overlay);
-    this.drawOverlay(view, this.overlay);
+    // a redraw (a state, a spectator's message, the phone turned) keeps the keyboard's place
+    keepFocus(this.svg, () => {
+      this.drawPieces(view, this.overlay);
+      this.drawOverlay(view, this.overlay);
+    });
   }
 
   redraw() {
@@ -335,7 +338,7 @@ export class HexBoard {
     const half = size / 2;
     const cls = ["counter", `c-${colour}`, `k-${u.kind}`, st.canAct ? "can-act" : "", st.selected ? "selected" : "",
       st.done ? "done" : "", st.choosable ? "choosable" : ""].filter(Boolean).join(" ");
-    const g = s("g", { class: cls, "data-hex": hexKey(u.at), "data-unit": u.id,
+    const g = s("g", { class: cls, "data-hex": hexKey(u.at), "data-unit": u.id, "data-focus-key": `u:${u.id}`,
       tabindex: st.canAct || st.choosable ? 0 : null, role: st.canAct || st.choosable ? "button" : null,
       "aria-label": t("htl.counterLabel", { side: sideTitle(view, u.side), kind: kind.title, id: u.id, mp: u.mp })
         + (st.canAct ? t("htl.canAct") : "") });
@@ -375,7 +378,7 @@ export class HexBoard {
     const colour = sideColour(view, l.side);
     const cls = ["leader", `c-${colour}`, st.canAct ? "can-act" : "", st.selected ? "selected" : "",
       st.done ? "done" : ""].filter(Boolean).join(" ");
-    const g = s("g", { class: cls, "data-hex": hexKey(l.at), "data-leader": l.id,
+    const g = s("g", { class: cls, "data-hex": hexKey(l.at), "data-leader": l.id, "data-focus-key": `l:${l.id}`,
       tabindex: st.canAct ? 0 : null, role: st.canAct ? "button" : null,
       "aria-label": t("htl.leaderLabel", { side: sideTitle(view, l.side), name: localName(l.name) }) + (st.canAct ? t("htl.canAct") : "") });
     if (st.canAct || st.selected) g.append(s("circle", { class: "act-ring", cx: x, cy: y, r: 19 }));
@@ -408,6 +411,7 @@ export class HexBoard {
       const [x, y] = this.centre(d.at);
       const k = hexKey(d.at);
       over.append(s("g", { class: `dest${d.multi ? " multi" : ""}`, "data-hex": k, "data-hover": `d:${k}`,
+        "data-focus-key": `d:${k}`,
         tabindex: 0, role: "button", "aria-label": `${d.label}` },
       s("polygon", { class: "dest-hex", points: pts(corners(x, y, R * 0.88)) }),
       s("title", {}, d.label)));
@@ -429,7 +433,8 @@ export class HexBoard {
         under.append(s("line", { class: `los-line${t.los === false ? " blocked" : ""}`, "data-for": hk,
           x1: fx, y1: fy, x2: x, y2: y }));
       }
-      over.append(s("g", { class: `target ${t.kind}`, "data-hex": k, "data-hover": hk, tabindex: 0, role: "button",
+      over.append(s("g", { class: `target ${t.kind}`, "data-hex": k, "data-hover": hk, "data-focus-key": hk,
+        tabindex: 0, role: "button",
         "aria-label": t.label },
       s("polygon", { class: "target-hex", points: pts(corners(x, y, R * 0.88)) }),
       t.kind === "assault" ? swords(x, y + R * 0.66, 0.45) : crosshair(x, y + R * 0.68, 0.45),
@@ -443,7 +448,8 @@ export class HexBoard {
     for (const rl of o.rallies || []) {
       const [x, y] = this.centre(rl.at);
       const k = hexKey(rl.at);
-      over.append(s("g", { class: "rally", "data-hex": k, tabindex: 0, role: "button", "aria-label": rl.label },
+      over.append(s("g", { class: "rally", "data-hex": k, "data-focus-key": `r:${k}`, tabindex: 0, role: "button",
+        "aria-label": rl.label },
         s("polygon", { class: "rally-hex", points: pts(corners(x, y, R * 0.8)) }),
         s("title", {}, rl.label)));
       badges.append(s("g", { class: "rally-badge", transform: `translate(${x} ${y + R * 0.52})` },
@@ -453,7 +459,8 @@ export class HexBoard {
     // decision hexes (retreat, displacement, escape)
     for (const c of o.choices || []) {
       const [x, y] = this.centre(c.at);
-      over.append(s("g", { class: "choice-hex", "data-hex": hexKey(c.at), tabindex: 0, role: "button",
+      over.append(s("g", { class: "choice-hex", "data-hex": hexKey(c.at), "data-focus-key": `c:${hexKey(c.at)}`,
+        tabindex: 0, role: "button",
         "aria-label": c.label },
       s("polygon", { points: pts(corners(x, y, R * 0.86)) }),
       s("text", { x, y: y + R * 0.62 }, c.short || ""),
