@@ -21,7 +21,7 @@ from warboard.ai.agent import decide, make_agent
 from warboard.ai.match import MatchSpec, play_match
 from warboard.ai.model import LAYERS, PolicyValueModel, model_knowledge, observation_size
 from warboard.ai.ratings import elo_difference
-from warboard.ai.selfplay import SearchSpec, SelfPlayJob, play_selfplay
+from warboard.ai.selfplay import Samples, SearchSpec, SelfPlayJob, play_selfplay
 from warboard.ai.train_config import TrainConfig
 from warboard.ai.training import CHECKPOINT, Trainer
 from warboard.cli import main
@@ -93,6 +93,39 @@ def test_weight_decay_reaches_the_learner():
     assert hidden_weights(1.0) < 0.5 * hidden_weights(0.0)
 
 
+def test_held_out_samples_are_judged_each_epoch_and_never_learnt():
+    pytest.importorskip("torch", reason="the train extra is not installed")
+    from warboard.ai import learner
+
+    samples = Samples.join([play_selfplay(SelfPlayJob("hill218", QUICK, PARAMS,
+                                                      SearchSpec(6, 0.5), seed, 2))
+                            for seed in (3, 4)])
+    encoding = make_encoding("hill218", PARAMS)
+    head = len(samples) - len(samples) // 4
+    kept_out = np.arange(head, len(samples))
+
+    def job(data: Samples, holdout: float) -> learner.LearnJob:
+        return learner.LearnJob(data, None, observation_size(encoding), encoding.num_actions,
+                                hidden=8, epochs=3, batch=16, learning_rate=1e-2,
+                                weight_decay=1e-4, seed=1, holdout=holdout)
+
+    judged = learner.learn(job(samples, 0.25))
+    rows = np.arange(head)
+    end = samples.starts[head]
+    first = Samples(samples.obs[rows], samples.starts[:head + 1], samples.ids[:end],
+                    samples.probs[:end], samples.outcome[rows])
+    alone = learner.learn(job(first, 0.0))
+    for k in LAYERS:  # the same model as one that never saw the held-out games
+        assert np.array_equal(judged.arrays[k], alone.arrays[k])
+    assert alone.held_out == () and len(judged.held_out) == 3
+    model = PolicyValueModel(judged.arrays, {"game": "hill218", "params": PARAMS})
+    values = np.array([model.predict(samples.obs[k].astype(np.float32))[1] for k in kept_out])
+    results = samples.outcome[kept_out]
+    last = judged.held_out[-1]
+    assert last.value_loss == pytest.approx(np.mean((values - results) ** 2), abs=1e-3)
+    assert last.value_correlation == pytest.approx(np.corrcoef(values, results)[0, 1], abs=1e-3)
+
+
 def test_a_model_file_round_trips_and_a_broken_one_is_named(tmp_path):
     model = random_model("hill218", PARAMS)
     path = tmp_path / "m.npz"
@@ -144,11 +177,13 @@ def test_the_train_command_reports_each_generation_and_refuses_a_changed_resume(
     out = tmp_path / "run"
     args = ["train", "hill218", "--quick-start", "--out", str(out), "--generations", "1",
             "--games", "2", "--iterations", "6", "--eval-games", "2", "--hidden", "8",
-            "--jobs", "1", "--seed", "3"]
+            "--jobs", "1", "--seed", "3", "--holdout", "0.25"]
     assert main([*args, "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["generation"] for line in lines] == [1]
     assert set(lines[0]) >= {"samples", "policy_loss", "value_loss", "score", "kept", "elo"}
+    assert len(lines[0]["held_out"]) == 4  # one an epoch
+    assert set(lines[0]["held_out"][0]) == {"policy_loss", "value_loss", "value_correlation"}
     assert (out / "models" / "gen-0001.npz").is_file()
     config = json.loads((out / CHECKPOINT).read_text())["config"]
     assert config["options"] == QUICK and config["params"] == PARAMS
@@ -187,6 +222,8 @@ def test_the_configuration_refuses_what_cannot_run():
         tiny_config(value_weight=-0.1)
     with pytest.raises(ValueError, match="weight-decay"):
         tiny_config(weight_decay=-1e-3)
+    with pytest.raises(ValueError, match=r"holdout must lie between 0 and 0\.5"):
+        tiny_config(holdout=0.6)
 
 
 def test_a_model_agent_decides_from_its_seats_view_only(tmp_path):

@@ -295,6 +295,8 @@ def _add_train(sub: Commands) -> argparse.ArgumentParser:
         ("batch", int, "samples a learning step"),
         ("learning-rate", float, "Adam's learning rate"),
         ("weight-decay", float, "Adam's weight decay (L2 penalty)"),
+        ("holdout", float, "the share of each generation's samples (its newest games) kept "
+                           "out of learning, to judge the model on after each epoch"),
         ("eval-games", int, "games of the new model against the best, even"),
         ("keep-score", float, "the score against the best that keeps a new model"),
         ("value-weight", float, "the model's share of the search's value beside the game's "

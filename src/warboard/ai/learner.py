@@ -27,6 +27,17 @@ class LearnJob:
     learning_rate: float
     weight_decay: float
     seed: int
+    holdout: float = 0.0  # the share of the samples kept out of learning, to judge it
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """The model after one epoch, on the samples it did not learn from."""
+
+    policy_loss: float
+    value_loss: float
+    # the value's correlation with the results: near 0 when it has learnt its games by heart
+    value_correlation: float
 
 
 @dataclass(frozen=True)
@@ -34,6 +45,7 @@ class Learned:
     arrays: dict[str, np.ndarray]  # LAYERS, float32
     policy_loss: float  # the last epoch's means
     value_loss: float
+    held_out: tuple[HeldOut, ...] = ()  # one an epoch, where the job held samples out
 
 
 def require_torch() -> Any:
@@ -49,7 +61,8 @@ def require_torch() -> Any:
 def learn(job: LearnJob) -> Learned:
     """``job.epochs`` passes over the samples in a seeded order: cross-entropy of the policy
     (over each decision's legal ids) against the search's visit shares, plus the squared error
-    of the value against the result."""
+    of the value against the result. With ``job.holdout`` the last samples (the newest games)
+    are kept out, and the model is judged on them after each epoch."""
     torch = require_torch()
     torch.manual_seed(job.seed)
     net = _network(torch, job.inputs, job.hidden, job.actions)
@@ -58,25 +71,49 @@ def learn(job: LearnJob) -> Learned:
     opt = torch.optim.Adam(net.parameters(), lr=job.learning_rate,
                            weight_decay=job.weight_decay)
     data = job.samples
+    # a game's decisions lie together, so the tail holds whole games but for one
+    learnt = len(data) - int(job.holdout * len(data))
     order_rng = np.random.default_rng(job.seed)
     policy_losses: list[float] = []
     value_losses: list[float] = []
+    held_out = []
     for _ in range(job.epochs):
         policy_losses, value_losses = [], []
-        order = order_rng.permutation(len(data))
+        order = order_rng.permutation(learnt)
         for first in range(0, len(order), job.batch):
-            rows = order[first:first + job.batch]
-            obs, mask, target, outcome = _batch(torch, data, rows, job.actions)
-            logits, value = _forward(torch, net, obs)
-            logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
-            policy_loss = -(target * logp.masked_fill(~mask, 0.0)).sum(1).mean()
-            value_loss = ((value - outcome) ** 2).mean()
+            policy_loss, value_loss, _ = _losses(torch, net, data, order[first:first + job.batch],
+                                                 job.actions)
             opt.zero_grad()
             (policy_loss + value_loss).backward()
             opt.step()
             policy_losses.append(policy_loss.item())
             value_losses.append(value_loss.item())
-    return Learned(_export(net), float(np.mean(policy_losses)), float(np.mean(value_losses)))
+        if learnt < len(data):
+            held_out.append(_judge(torch, net, data, np.arange(learnt, len(data)), job.actions))
+    return Learned(_export(net), float(np.mean(policy_losses)), float(np.mean(value_losses)),
+                   tuple(held_out))
+
+
+def _losses(torch: Any, net: Any, data: Samples, rows: np.ndarray,
+            actions: int) -> tuple[Any, Any, Any]:
+    """The policy's cross-entropy and the value's squared error over ``rows``, and the
+    values."""
+    obs, mask, target, outcome = _batch(torch, data, rows, actions)
+    logits, value = _forward(torch, net, obs)
+    logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+    policy_loss = -(target * logp.masked_fill(~mask, 0.0)).sum(1).mean()
+    return policy_loss, ((value - outcome) ** 2).mean(), value
+
+
+def _judge(torch: Any, net: Any, data: Samples, rows: np.ndarray, actions: int) -> HeldOut:
+    with torch.no_grad():
+        policy_loss, value_loss, value = _losses(torch, net, data, rows, actions)
+    values, results = value.numpy(), data.outcome[rows]
+    spread = float(np.std(values) * np.std(results))
+    correlation = float(np.mean((values - values.mean()) * (results - results.mean()))
+                        / spread) if spread > 0 else 0.0
+    return HeldOut(round(policy_loss.item(), 4), round(value_loss.item(), 4),
+                   round(correlation, 4))
 
 
 def _batch(torch: Any, data: Samples, rows: np.ndarray, actions: int) -> tuple[Any, ...]:

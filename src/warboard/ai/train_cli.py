@@ -54,13 +54,18 @@ def run_train_command(args: argparse.Namespace) -> int:
         def report(g: Generation) -> None:
             if args.json:
                 print(json.dumps(asdict(g)), flush=True)
-            else:
+                return
+            bar.console.print(
+                f"generation {g.generation}: {g.samples} samples, policy loss "
+                f"{g.policy_loss:.3f}, value loss {g.value_loss:.3f}, "
+                f"{100 * g.score:.0f}% against the best, "
+                f"{'kept' if g.kept else 'not kept'}, Elo {g.elo:+.0f} ({g.seconds:.0f} s)",
+                markup=False)
+            for epoch, h in enumerate(g.held_out, 1):
                 bar.console.print(
-                    f"generation {g.generation}: {g.samples} samples, policy loss "
-                    f"{g.policy_loss:.3f}, value loss {g.value_loss:.3f}, "
-                    f"{100 * g.score:.0f}% against the best, "
-                    f"{'kept' if g.kept else 'not kept'}, Elo {g.elo:+.0f} ({g.seconds:.0f} s)",
-                    markup=False)
+                    f"  held out, epoch {epoch}: policy loss {h['policy_loss']:.3f}, value "
+                    f"loss {h['value_loss']:.3f}, value correlation "
+                    f"{h['value_correlation']:+.2f}", markup=False)
 
         run = trainer.train(report)
     best = run.best_generation

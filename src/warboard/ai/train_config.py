@@ -25,6 +25,9 @@ class TrainConfig:
     # Adam's L2 penalty: a self-play game's decisions share one result, so a value learnt with
     # little of it fits those games by heart and judges new positions no better than chance
     weight_decay: float = 1e-4
+    # the share of each generation's samples (its newest games) the learner keeps out and
+    # judges the model on after each epoch: what shows a value learning its games by heart
+    holdout: float = 0.0
     eval_games: int = 20  # even: both seat orders
     keep_score: float = 0.55
     # the model's share of the search's value, beside the hand-written evaluation (1: the
@@ -46,6 +49,8 @@ class TrainConfig:
             raise ValueError("eval-games must be even (both seat orders)")
         if not 0.0 < self.keep_score < 1.0:
             raise ValueError("keep-score must lie between 0 and 1")
+        if not 0.0 <= self.holdout <= 0.5:
+            raise ValueError("holdout must lie between 0 and 0.5")
         if self.weight_decay < 0.0:
             raise ValueError("weight-decay must not be negative")
         if not 0.0 <= self.value_weight <= 1.0:

@@ -62,6 +62,8 @@ class Generation:
     kept: bool
     elo: float
     seconds: float
+    # the learner's judgement after each epoch on the samples it kept out (--holdout)
+    held_out: list[dict[str, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -182,7 +184,8 @@ class Trainer:
                           round(learned.value_loss, 4), round(score, 4),
                           score >= config.keep_score,
                           round(self.run.best_elo + elo_difference(score, config.eval_games), 1),
-                          round(time.perf_counter() - start, 1))
+                          round(time.perf_counter() - start, 1),
+                          [asdict(h) for h in learned.held_out])
 
     def _learn(self, g: int) -> Any:
         config = self.run.config
@@ -198,7 +201,8 @@ class Trainer:
         encoding = make_encoding(config.game, config.params)
         job = LearnJob(Samples.join(parts), start, observation_size(encoding),
                        encoding.num_actions, config.hidden, config.epochs, config.batch,
-                       config.learning_rate, config.weight_decay, _seed(config, g, 2, 0))
+                       config.learning_rate, config.weight_decay, _seed(config, g, 2, 0),
+                       config.holdout)
         return self._map(learn, [job], f"generation {g}: learning")[0]
 
     def _map(self, fn: Callable[[Any], Any], jobs: list[Any], what: str) -> list[Any]:
