@@ -1293,6 +1293,33 @@ static Position *required_position(PyObject *obj, const Rules *R, const char *wh
     return position_arg(obj, R);
 }
 
+/* What an entry point plays in: the rules of `capsule`, the position `pos_obj` (P; `who`
+   names an entry that needs one, else None is a new game and P is NULL) and a game on those
+   rules. Returns -1 with an error set, having freed what it made; close_game frees the rest. */
+static int open_game(PyObject *capsule, PyObject *pos_obj, const char *who, Position **P,
+                     Game **g)
+{
+    const Rules *R = get_rules(capsule);
+    if (!R)
+        return -1;
+    *P = who ? required_position(pos_obj, R, who) : position_arg(pos_obj, R);
+    if (!*P && (who || PyErr_Occurred()))
+        return -1;
+    *g = game_new(R);
+    if (!*g) {
+        PyMem_Free(*P);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void close_game(Game *g, Position *P)
+{
+    game_free(g);
+    PyMem_Free(P);
+}
+
 /* One game: fresh, or played on from P. */
 static int run_one(Game *g, const Position *P, Result *res)
 {
@@ -1315,24 +1342,15 @@ static PyObject *fp_random_games(PyObject *self, PyObject *args)
     Py_ssize_t n_games;
     if (!PyArg_ParseTuple(args, "OnO|O", &capsule, &n_games, &seed_obj, &pos_obj))
         return NULL;
-    const Rules *R = get_rules(capsule);
-    if (!R)
-        return NULL;
     if (n_games < 0) {
         PyErr_SetString(PyExc_ValueError, "n_games must be >= 0");
         return NULL;
     }
     uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
+    Position *P;
+    Game *g;
+    if (read_seed(seed_obj, &seed) < 0 || open_game(capsule, pos_obj, NULL, &P, &g) < 0)
         return NULL;
-    Position *P = position_arg(pos_obj, R);
-    if (!P && PyErr_Occurred())
-        return NULL;
-    Game *g = game_new(R);
-    if (!g) {
-        PyMem_Free(P);
-        return PyErr_NoMemory();
-    }
     long long plays = 0, wins[2] = {0, 0}, draws = 0, endings[2] = {0, 0};
     int err = OK;
     Py_BEGIN_ALLOW_THREADS
@@ -1350,8 +1368,7 @@ static PyObject *fp_random_games(PyObject *self, PyObject *args)
         }
     }
     Py_END_ALLOW_THREADS
-    game_free(g);
-    PyMem_Free(P);
+    close_game(g, P);
     if (err != OK)
         return raise_game_error(err);
     return Py_BuildValue("(nLLLLLL)", n_games, plays, wins[0], wins[1], draws, endings[0],
@@ -1384,27 +1401,17 @@ static PyObject *fp_random_game(PyObject *self, PyObject *args)
     PyObject *capsule, *seed_obj, *pos_obj = Py_None;
     if (!PyArg_ParseTuple(args, "OO|O", &capsule, &seed_obj, &pos_obj))
         return NULL;
-    const Rules *R = get_rules(capsule);
-    if (!R)
-        return NULL;
     uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
+    Position *P;
+    Game *g;
+    if (read_seed(seed_obj, &seed) < 0 || open_game(capsule, pos_obj, NULL, &P, &g) < 0)
         return NULL;
-    Position *P = position_arg(pos_obj, R);
-    if (!P && PyErr_Occurred())
-        return NULL;
-    Game *g = game_new(R);
-    if (!g) {
-        PyMem_Free(P);
-        return PyErr_NoMemory();
-    }
     Trace trace = {NULL, 0, 0};
     Result res;
     g->trace = &trace;
     rng_seed(&g->rng, seed);
     int err = run_one(g, P, &res);
-    game_free(g);
-    PyMem_Free(P);
+    close_game(g, P);
     PyObject *out = NULL;
     if (err != OK) {
         raise_game_error(err);
@@ -1424,25 +1431,16 @@ PyDoc_STRVAR(count_plays_doc,
 static PyObject *fp_count_plays(PyObject *self, PyObject *args)
 {
     PyObject *capsule, *pos_obj;
-    if (!PyArg_ParseTuple(args, "OO", &capsule, &pos_obj))
+    Position *P;
+    Game *g;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &pos_obj)
+            || open_game(capsule, pos_obj, "count_plays", &P, &g) < 0)
         return NULL;
-    const Rules *R = get_rules(capsule);
-    if (!R)
-        return NULL;
-    Position *P = required_position(pos_obj, R, "count_plays");
-    if (!P)
-        return NULL;
-    Game *g = game_new(R);
-    if (!g) {
-        PyMem_Free(P);
-        return PyErr_NoMemory();
-    }
     int64_t n = 0;
     if (load_position(g, P) == 0)
         n = count_plays(g, P->to_move, P->plays_left, NULL);
     int err = g->error;
-    game_free(g);
-    PyMem_Free(P);
+    close_game(g, P);
     if (err != OK)
         return raise_game_error(err);
     return PyLong_FromLongLong(n);
@@ -1458,20 +1456,12 @@ static PyObject *fp_sample_plays(PyObject *self, PyObject *args)
     Py_ssize_t n;
     if (!PyArg_ParseTuple(args, "OOnO", &capsule, &pos_obj, &n, &seed_obj))
         return NULL;
-    const Rules *R = get_rules(capsule);
-    if (!R)
-        return NULL;
     uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
+    Position *P;
+    Game *g;
+    if (read_seed(seed_obj, &seed) < 0
+            || open_game(capsule, pos_obj, "sample_plays", &P, &g) < 0)
         return NULL;
-    Position *P = required_position(pos_obj, R, "sample_plays");
-    if (!P)
-        return NULL;
-    Game *g = game_new(R);
-    if (!g) {
-        PyMem_Free(P);
-        return PyErr_NoMemory();
-    }
     Trace trace = {NULL, 0, 0};
     g->trace = &trace;
     rng_seed(&g->rng, seed);
@@ -1484,8 +1474,7 @@ static PyObject *fp_sample_plays(PyObject *self, PyObject *args)
         }
     }
     int err = g->error;
-    game_free(g);
-    PyMem_Free(P);
+    close_game(g, P);
     PyObject *out = err != OK ? raise_game_error(err) : trace_to_list(&trace);
     PyMem_RawFree(trace.v);
     return out;

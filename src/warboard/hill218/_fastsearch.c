@@ -1027,15 +1027,13 @@ static PyObject *fp_search(PyObject *self, PyObject *args)
             return NULL;
         }
     }
-    Position *P = required_position(pos_obj, R, "search");
-    if (!P)
+    Position *P;
+    Game *g;
+    if (open_game(capsule, pos_obj, "search", &P, &g) < 0)
         return NULL;
-    Game *g = game_new(R);
     Search *S = PyMem_RawCalloc(1, sizeof *S);
-    if (!g || !S) {
-        game_free(g);
-        PyMem_RawFree(S);
-        PyMem_Free(P);
+    if (!S) {
+        close_game(g, P);
         return PyErr_NoMemory();
     }
     rng_seed(&g->rng, seed);
