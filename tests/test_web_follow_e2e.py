@@ -27,6 +27,7 @@ from web_helpers import (  # noqa: E402
     finish_hotseat_game,
     http_json,
     play_by_clicking,
+    play_hotseat,
     save_screenshot,
     wait_turn_or_over,
 )
@@ -420,7 +421,11 @@ def test_replay_labels_both_burials_as_setup(browser, server) -> None:
 
 
 def test_htl_replay_shows_an_attacks_dice_beside_its_target(browser, server) -> None:
-    created = finish_hotseat_game(server, "holdtheline", seed=3, options={"scenario": "tutorial"})
+    # random plays, attacks first: the server's dice are its own, and a game of random moves
+    # alone may end without a die rolled against a target
+    created, _ = play_hotseat(server, lambda msg: msg["status"] == "over", game="holdtheline",
+                              rng=random.Random(3), options={"scenario": "tutorial"},
+                              prefer=lambda msg, play: play["type"] in ("fire", "assault"))
     tab = open_tab(browser, server)
     page = tab.page
     try:
