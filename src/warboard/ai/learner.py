@@ -110,8 +110,7 @@ def _judge(torch: Any, net: Any, data: Samples, rows: np.ndarray, actions: int) 
         policy_loss, value_loss, value = _losses(torch, net, data, rows, actions)
     values, results = value.numpy(), data.outcome[rows]
     spread = float(np.std(values) * np.std(results))
-    correlation = float(np.mean((values - values.mean()) * (results - results.mean()))
-                        / spread) if spread > 0 else 0.0
+    correlation = float(np.corrcoef(values, results)[0, 1]) if spread > 0 else 0.0
     return HeldOut(round(policy_loss.item(), 4), round(value_loss.item(), 4),
                    round(correlation, 4))
 
