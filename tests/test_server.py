@@ -29,7 +29,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from server_helpers import TIMEOUT, UNLIMITED_ENV, LiveServer, free_port, ws_url
+from server_helpers import TIMEOUT, UNLIMITED, UNLIMITED_ENV, LiveServer, free_port, ws_url
 from warboard.core.i18n import english
 from warboard.core.protocol import State
 from warboard.core.record import Record, export_for_seat
@@ -328,9 +328,29 @@ def test_http_refusals(live: LiveServer, http: httpx.Client) -> None:
     assert options.status_code == 422 and "quick_start" in options.json()["error"]
     huge = http.post("/api/games", content=b" " * (MAX_MESSAGE_BYTES + 1))
     assert huge.status_code == 413
+    seeded = http.post("/api/games", json={"mode": "hotseat", "seed": 7})
+    assert seeded.status_code == 422 and "seed" in seeded.json()["error"]
     early = http.get(f"/api/games/{game['id']}/record", params={"token": game["token"]})
     assert early.status_code == 409
     assert http.get(f"/api/games/{game['id']}/record").status_code == 403
+
+
+def test_a_seeded_server_draws_a_games_chance_from_the_seed_its_creator_chose(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'seeded.db'}"
+    with LiveServer(url, settings=UNLIMITED.model_copy(update={"seeded_games": True})) as server, \
+            httpx.Client(base_url=server.base, timeout=TIMEOUT) as client:
+        def opening(seed: int) -> list[dict[str, Any]]:
+            """The opening chance events (the decks' shuffles) of a full hill218 game."""
+            made = create(client, mode="hotseat", options={}, seed=seed)
+            return true_states(url, made["id"])[1]
+
+        assert opening(7) == opening(7) != opening(8)
+        assert all(event["seat"] is None for event in opening(7))
+        for body, field in (({"seed": -1}, "seed"), ({"seed": 2**63}, "seed"),
+                            ({"seed": "seven"}, "seed"), ({"seed": 7, "rated": True}, "seed")):
+            refused = client.post("/api/games", json=body)
+            assert refused.status_code == 422 and field in refused.json()["error"], body
 
 
 # ----------------------------------------------------------------------------- full games

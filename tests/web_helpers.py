@@ -141,27 +141,32 @@ def http_json(method: str, url: str, body: Any = None) -> Any:
 
 
 def finish_hotseat_game(base: str, game: str = "hill218", seed: int = 0,
-                        options: dict[str, Any] | None = None) -> dict[str, Any]:
+                        options: dict[str, Any] | None = None,
+                        chance_seed: int | None = None) -> dict[str, Any]:
     """Create a hot-seat game (quick start, unless ``options`` says otherwise) and play it to
     the end with random legal plays over the WebSocket; returns the creation answer (id,
-    tokens)."""
+    tokens). With ``chance_seed`` (a server whose ``seeded_games`` is on) the game's dice come
+    from it too, so the whole game is the same on every run."""
     created, _ = play_hotseat(base, lambda msg: msg["status"] == "over", game=game,
-                              rng=random.Random(seed), options=options)
+                              rng=random.Random(seed), options=options, chance_seed=chance_seed)
     return created
 
 
 def play_hotseat(base: str, until: Any, *, game: str = "hill218", rng: random.Random,
-                 options: dict[str, Any] | None = None,
-                 prefer: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Create a hot-seat game (quick start, unless ``options`` says otherwise) and make random
-    legal plays over the WebSocket (among those ``prefer(msg, play)`` accepts, when there are
-    any) until ``until(msg)`` holds for seat 0's state message; returns the creation answer (id,
-    tokens) and that message. Fails when the game ends first (unless ``until`` accepts it)."""
+                 options: dict[str, Any] | None = None, prefer: Any = None,
+                 chance_seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Create a hot-seat game (quick start, unless ``options`` says otherwise; its chance drawn
+    from ``chance_seed`` when one is given) and make random legal plays over the WebSocket
+    (among those ``prefer(msg, play)`` accepts, when there are any) until ``until(msg)`` holds
+    for seat 0's state message; returns the creation answer (id, tokens) and that message.
+    Fails when the game ends first (unless ``until`` accepts it)."""
     from websockets.sync.client import connect
 
-    created = http_json("POST", base + "/api/games",
-                        {"game": game, "options": {"quick_start": True} if options is None
-                         else options, "mode": "hotseat"})
+    body = {"game": game, "options": {"quick_start": True} if options is None else options,
+            "mode": "hotseat"}
+    if chance_seed is not None:
+        body["seed"] = chance_seed
+    created = http_json("POST", base + "/api/games", body)
     ws_base = base.replace("http://", "ws://")
     socks = {s: connect(f"{ws_base}/ws/games/{created['id']}?token={created['tokens'][str(s)]}")
              for s in (0, 1)}

@@ -132,6 +132,8 @@ class CreateGame(_Strict):
     campaign: str | None = Field(default=None, min_length=1, max_length=64)
     # a stored scenario of one's own (POST /api/scenarios) to play: its id, never a path
     custom_scenario: str | None = Field(default=None, pattern=r"^[a-z0-9]{1,16}$")
+    # the game's seed, where the server takes one (its seeded_games setting)
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
 
 
 class TokenBody(_Strict):

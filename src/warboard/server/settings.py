@@ -135,6 +135,12 @@ class ServerSettings(BaseSettings):
         default=60.0, gt=0,
         description="the most seconds of an AI worker's time the analysis of one game may take: "
                     "each decision gets an equal share, at most the level's own cap")
+    seeded_games: bool = Field(
+        default=False,
+        description="let a game's creator choose its seed (POST /api/games, seed), so that its "
+                    "chance replays exactly: for tests and demonstrations, never for a table "
+                    "strangers play at, as whoever chose the seed knows the dice (rated games "
+                    "never take one)")
     max_header_bytes: int = Field(
         default=16 * 1024, ge=1024,
         description="the largest request line and headers read (431 beyond)")

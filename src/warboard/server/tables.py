@@ -1229,6 +1229,8 @@ class Tables:
         takes it (``take``)."""
         if request.rated and request.mode == "hotseat":
             raise Refused(msg("server.ratedHotseat"), 422)
+        if request.seed is not None and (request.rated or not self.settings.seeded_games):
+            raise Refused(msg("server.seedRefused"), 422)
         if request.rated and player is None:
             raise Refused(msg("server.ratedNeedsPlayers"), 422)
         if request.mode == "open" and player is None:
@@ -1265,7 +1267,7 @@ class Tables:
                  if s in seat_tokens
                  else SeatData(s, HUMAN) if request.mode == "open"
                  else SeatData(s, AI, request.ai_level, None, joined=True) for s in (0, 1)]
-        data = self._new_game(game, request.mode, seats, clock, request.rated)
+        data = self._new_game(game, request.mode, seats, clock, request.rated, request.seed)
         if request.campaign is not None and progress is not None:
             # the first battle's seats hold their tokens in their own rows
             data.campaign = CampaignData(tokens.new_game_id(), game.name, request.campaign,
@@ -1293,9 +1295,10 @@ class Tables:
 
     @staticmethod
     def _new_game(game: Game, mode: str, seats: list[SeatData],
-                  clock: Clock | None, rated: bool) -> GameData:
-        """A new game's data, with its opening chance events."""
-        seed = tokens.new_seed()
+                  clock: Clock | None, rated: bool, seed: int | None = None) -> GameData:
+        """A new game's data, with its opening chance events (drawn from ``seed``, a new one
+        when none is given)."""
+        seed = tokens.new_seed() if seed is None else seed
         events = [event for _, event in chance_events(game, game.new_initial_state(), seed, 0)]
         moment = now()
         return GameData(id=tokens.new_game_id(), game=game.name, options=dict(game.options),
