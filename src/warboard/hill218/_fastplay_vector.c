@@ -647,6 +647,16 @@ fail:
     return NULL;
 }
 
+/* What a batch call answers once its envs are played (the GIL held again): the first env whose
+ * observation overflowed (or -1), or the game error one of them met. */
+static PyObject *batch_answer(Batch *B, int err, int overflow)
+{
+    B->busy = 0;
+    if (err != OK)
+        return raise_game_error(err);
+    return PyLong_FromLong(overflow);
+}
+
 PyDoc_STRVAR(batch_reset_doc,
 "batch_reset(batch, seeds, with_obs)\n\n"
 "Starts a fresh game in every env, env i's Rng seeded with seeds[i], and runs it to its first\n"
@@ -694,10 +704,7 @@ static PyObject *fp_batch_reset(PyObject *self, PyObject *args)
     if (err == OK && with_obs)
         overflow = write_all_rows(B);
     Py_END_ALLOW_THREADS
-    B->busy = 0;
-    if (err != OK)
-        return raise_game_error(err);
-    return PyLong_FromLong(overflow);
+    return batch_answer(B, err, overflow);
 }
 
 PyDoc_STRVAR(batch_step_doc,
@@ -747,10 +754,7 @@ static PyObject *fp_batch_step(PyObject *self, PyObject *args)
     if (err == OK && with_obs)
         overflow = write_all_rows(B);
     Py_END_ALLOW_THREADS
-    B->busy = 0;
-    if (err != OK)
-        return raise_game_error(err);
-    return PyLong_FromLong(overflow);
+    return batch_answer(B, err, overflow);
 }
 
 PyDoc_STRVAR(batch_trace_doc,
