@@ -62,10 +62,12 @@ def test_decisions_do_not_depend_on_the_opponents_hidden_cards(name, spec):
 
 
 @pytest.mark.parametrize("name", ["hill218", "ogre218"])
-def test_master_does_not_see_the_opponents_hidden_cards(name):
-    """The same for ``master``, the search reading the shipped model (a small budget of
-    iterations, so that the same view gives the same search)."""
-    assert_blind_to_hidden_cards(agent_for_level("master", iterations=60, seconds=None), name)
+@pytest.mark.parametrize("beliefs", [True, False])
+def test_master_does_not_see_the_opponents_hidden_cards(name, beliefs):
+    """The same for ``master``, the search reading the shipped model, with its beliefs and
+    without (a small budget of iterations, so that the same view gives the same search)."""
+    agent = agent_for_level("master", iterations=60, seconds=None, beliefs=beliefs)
+    assert_blind_to_hidden_cards(agent, name)
 
 
 def assert_blind_to_hidden_cards(agent: Agent, name: str) -> None:

@@ -15,7 +15,7 @@ import pytest
 from fast_path import CONFIGS, require_fast_path
 from warboard.ai.ismcts import ISMCTSAgent
 from warboard.ai.knowledge import knowledge_for
-from warboard.ai.levels import LEVELS
+from warboard.ai.levels import LEVELS, level_budget
 from warboard.core.errors import PositionError
 from warboard.core.protocol import CHANCE
 from warboard.hill218 import fast
@@ -185,9 +185,12 @@ def test_nothing_to_weigh_without_a_turn_of_the_opponents() -> None:
 
 
 def test_master_weighs_its_deals_and_a_search_reads_only_them() -> None:
-    """``master`` has beliefs on; a search with beliefs draws each determinization from the
-    deals they give, compiled or not."""
+    """``master`` has beliefs on but where its game's model plays better without them
+    (hill218's); a search with beliefs draws each determinization from the deals they give,
+    compiled or not."""
     assert LEVELS["master"]["beliefs"] is True
+    assert level_budget("master", "ogre218")["beliefs"] is True
+    assert level_budget("master", "hill218")["beliefs"] is False
     game = CardGame("hill218")
     state, view = tank_free_turn(game)
     other = 1 - state.to_move

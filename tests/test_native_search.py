@@ -311,9 +311,9 @@ def test_the_models_values_are_the_python_models(model_search: tuple[Any, Any, A
 
 
 def test_master_searches_compiled_and_plays_a_whole_game() -> None:
-    """``master`` (its beliefs on: the compiled search deals from the believed hands)."""
+    """``master`` with its beliefs (the compiled search deals from the believed hands)."""
     game = CardGame("hill218")
-    master = agent_for_level("master", iterations=300, seconds=None)
+    master = agent_for_level("master", iterations=300, seconds=None, beliefs=True)
     rng = random.Random(4)
     state = game.new_initial_state()
     compiled = 0
