@@ -21,11 +21,10 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from warboard.ai.agent import decide
 from warboard.ai.ismcts import ISMCTSAgent
 from warboard.ai.levels import agent_for_level
+from warboard.ai.match import play_out
 from warboard.ai.ratings import score_interval
-from warboard.core.protocol import CHANCE
 from warboard.core.registry import make_game
 
 
@@ -34,13 +33,7 @@ def play(game_name: str, a: dict[str, Any], b: dict[str, Any], seed: int, index:
     rng = random.Random(f"{seed}:{index}")
     a_seat = index % 2
     agents = {a_seat: make(a), 1 - a_seat: make(b)}
-    state = make_game(game_name).new_initial_state()
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(state.sample_chance_outcome(rng))
-        else:
-            state.apply(decide(agents[player], state, rng))
+    state = play_out(make_game(game_name).new_initial_state(), agents, rng)
     return (state.returns()[a_seat] + 1) / 2
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,18 @@ class Played:
     returns: tuple[float, float]
     decisions: tuple[int, int]
     think_seconds: tuple[float, float]
+
+
+def play_out(state: State, agents: Mapping[int, Agent], rng: random.Random) -> State:
+    """``state`` played to its end by ``agents`` (by seat), chance and every agent drawing from
+    the one ``rng`` (the benchmarks' games); returns it."""
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(decide(agents[player], state, rng))
+    return state
 
 
 def play_game(game: Game, agents: tuple[Agent, Agent], seed: int,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from warboard.ai.agent import Agent, view_seat
-from warboard.ai.knowledge import evaluator_for
+from warboard.ai.knowledge import Evaluator, evaluator_for
 from warboard.core.protocol import Action, Game
 
 
@@ -24,7 +24,8 @@ class RandomAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """The action whose immediate result the evaluation likes best (ties broken at random).
+    """The action whose immediate result the evaluation (the game's, or ``evaluate``) likes best
+    (ties broken at random).
 
     The result of an own action depends only on what the seat knows, so it is computed on one
     state drawn from the seat's information set.
@@ -32,11 +33,14 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
+    def __init__(self, evaluate: Evaluator | None = None) -> None:
+        self.evaluate = evaluate  # None: the game's own evaluation
+
     def act(self, game: Game, view: dict[str, Any], legal: Sequence[Action],
             rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        evaluate = evaluator_for(game)
+        evaluate = self.evaluate or evaluator_for(game)
         seat = view_seat(view)
         base = game.sample_state(view, rng)
         best: list[Action] = []

@@ -32,48 +32,60 @@ from warboard.holdtheline.tables import TABLES
 
 ON, WAITING = "board", "waiting"
 
-# evaluation weights (per side; the value is own minus enemy)
-W_VP = 1.0  # a victory point
-W_TARGET = 4.0  # the VP target reached: the game is won when the turn ends
-W_UNIT = 0.3  # a combat unit on the board or still to arrive
-W_MP = 0.3  # each of its MP
-W_LEADER = 0.6  # a leader alive (its loss gives the enemy a VP and costs command AP)
-W_LEADER_TURN = 0.05  # more for each turn left (1 command AP lost per turn)
-W_LONE_LEADER = 0.4  # a leader without a friendly unit near enemy units
-W_GOAL = 0.15  # per hex between an enemy VP counter / own objective and the nearest own unit
-W_EXIT = 0.04  # per hex between a unit and its exit (only for a side that must score)
-W_COVER = 0.08  # a unit in terrain that makes it harder to hit
-W_AP = 0.01  # each AP the side on turn has left (so that ending the turn early costs a little)
+# The evaluation is a weighted sum of named terms, each own minus enemy (``htl_terms``). The
+# weights were tuned by self-play from hand-set ones (docs/ai.md, "Evaluation";
+# benchmarks/htl_tune_weights.py): the tuned greedy agent scored 53.5% and 57.9% against the
+# hand-set one (two runs of 260 games), the tuned hard 58.8% and 63.1% (two of 130; 2026-12-07).
+TERMS = (
+    "vp",  # victory points
+    "target",  # 1 once the side's VP target is reached: it wins when the turn ends
+    "units",  # combat units on the board or still to arrive
+    "mp",  # their MP
+    "leaders",  # leaders alive (a loss gives the enemy a VP and costs command AP)
+    "leader_turns",  # the same times the turns left (1 command AP lost per turn)
+    "lone_leaders",  # leaders without a friendly unit, near enemy units
+    "goal_distance",  # hexes from each enemy VP counter / own objective (× its VP) to the nearest
+    # own unit (at most 8)
+    "exit_distance",  # hexes from each unit to its exit (only for a side that must score)
+    "cover",  # units in terrain that makes them harder to hit (2 each for the side that wins on
+    # time)
+    "ap",  # the AP the side on turn has left (so that ending the turn early costs a little)
+    "attack",  # what an attack whose dice are still to be rolled may be expected to do
+)
+WEIGHTS = {"vp": 1.0, "target": 3.4132, "units": 0.3567, "mp": 0.4365, "leaders": 0.4244,
+           "leader_turns": 0.0339, "lone_leaders": -0.238, "goal_distance": -0.1416,
+           "exit_distance": -0.1363, "cover": 0.2429, "ap": 0.0094, "attack": 2.7052}
+WEIGHT_ORDER = tuple(WEIGHTS[name] for name in TERMS)
 SCALE = 5.0
+# an attack's expected result is counted in these units (the hand-set weights', which its tuned
+# weight scales): an MP taken, and a unit and its VP for an elimination
+HIT_MP, KILLED_UNIT, KILLED_VP = 0.3, 0.3, 1.0
 
 PRE_HIT_STAGES = frozenset(("atk_morale", "evade", "morale_init", "morale", "attack"))
+VP, TARGET, UNITS, MP, LEADERS, LEADER_TURNS, LONE, GOAL, EXIT, COVER, AP, ATTACK = range(
+    len(TERMS))
 
 
 @dataclass
 class _Placement:
     """Where each side's units stand, read once for an evaluation: the board's distances and
-    cover, each side's units on the board with their hex indexes, and each side's material (the
-    units on the board or still to arrive, by their MP)."""
+    cover, and each side's units on the board with their hex indexes."""
 
     cols: int
     dist: list[list[int]]
     cover: Any
     on: list[list[Any]]
     where: list[list[int]]
-    material: list[float]
 
     @classmethod
     def of(cls, state: Any) -> _Placement:
         board = state.board
         placement = cls(board.cols, _distances(board.cols, board.rows), board.combat,
-                        [[], []], [[], []], [0.0, 0.0])
+                        [[], []], [[], []])
         for unit in state.units:
             if unit.status == ON:
                 placement.on[unit.side].append(unit)
                 placement.where[unit.side].append(placement.index(unit.at))
-                placement.material[unit.side] += W_UNIT + W_MP * unit.mp
-            elif unit.status == WAITING:
-                placement.material[unit.side] += W_UNIT + W_MP * unit.mp
         return placement
 
     def index(self, h: tuple[int, int]) -> int:
@@ -88,58 +100,68 @@ class _Placement:
 def evaluate_htl(state: Any, seat: int) -> float:
     if state.phase == "over":
         return state.returns()[seat]
+    terms = htl_terms(state, seat)
+    return math.tanh(sum(w * t for w, t in zip(WEIGHT_ORDER, terms, strict=True)) / SCALE)
+
+
+def htl_terms(state: Any, seat: int) -> list[float]:
+    """The evaluation's terms (``TERMS``) for ``seat``: each its own less the enemy's."""
     placement = _Placement.of(state)
-    score = [placement.material[s] + _side_value(state, placement, s) for s in (0, 1)]
+    own, enemy = (_side_terms(state, placement, s) for s in (seat, 1 - seat))
+    terms = [a - b for a, b in zip(own, enemy, strict=True)]
+    sign = 1.0 if state.active == seat else -1.0
     p = state.pending
     if p is not None and p.stage in PRE_HIT_STAGES and p.kind != "force_march":
-        score[p.side] += _expected_attack(state, p)
+        terms[ATTACK] = (1.0 if p.side == seat else -1.0) * _expected_attack(state, p)
     elif p is None and state.phase == "act":
-        score[state.active] += W_AP * state.ap
-    return math.tanh((score[seat] - score[1 - seat]) / SCALE)
+        terms[AP] = sign * state.ap
+    return terms
 
 
-def _side_value(state: Any, placement: _Placement, s: int) -> float:
-    """Side ``s``'s value beside its material: VP, leaders, cover, then how far its units are
-    from what they should reach (each term added in this order)."""
+def _side_terms(state: Any, placement: _Placement, s: int) -> list[float]:
+    """Side ``s``'s own terms (the attack's and the AP's are the whole position's)."""
+    terms = [0.0] * len(TERMS)
     side = state.scenario.sides[s]
     vp = state.vp_total(s)
-    value = W_VP * vp
-    if side.vp_target is not None and vp >= side.vp_target:
-        value += W_TARGET
-    value = _with_leaders(state, placement, s, value)
+    terms[VP] = vp
+    terms[TARGET] = 1.0 if side.vp_target is not None and vp >= side.vp_target else 0.0
+    for unit in state.units:
+        if unit.side == s and (unit.status == ON or unit.status == WAITING):
+            terms[UNITS] += 1
+            terms[MP] += unit.mp
+    _leader_terms(state, placement, s, terms)
     defensive = state.scenario.time_out_winner == s
     for unit in placement.on[s]:
         if placement.cover[unit.at] < 0:
-            value += W_COVER * (2.0 if defensive else 1.0)
+            terms[COVER] += 2.0 if defensive else 1.0
     if placement.where[s]:
-        value = _with_goals(state, placement, s, defensive, value)
-    return value
+        _distance_terms(state, placement, s, defensive, terms)
+    return terms
 
 
-def _with_leaders(state: Any, placement: _Placement, s: int, value: float) -> float:
-    """``value`` with side ``s``'s leaders: each alive, worth more while turns are left, less
-    when it stands alone near the enemy."""
+def _leader_terms(state: Any, placement: _Placement, s: int, terms: list[float]) -> None:
+    """Side ``s``'s leaders alive, times the turns left, and those alone near the enemy."""
     turns_left = state.scenario.turn_limit - state.turn
     mine, enemies = placement.where[s], placement.where[1 - s]
     for leader in state.leaders:
         if leader.side != s or (leader.status != ON and leader.status != WAITING):
             continue
-        value += W_LEADER + W_LEADER_TURN * turns_left
+        terms[LEADERS] += 1
+        terms[LEADER_TURNS] += turns_left
         if leader.status == ON:
             at = placement.index(leader.at)
             if at not in mine and any(placement.dist[at][e] <= 2 for e in enemies):
-                value -= W_LONE_LEADER
-    return value
+                terms[LONE] += 1
 
 
-def _with_goals(state: Any, placement: _Placement, s: int, defensive: bool,
-                value: float) -> float:
-    """``value`` less the distances from side ``s``'s nearest unit to the enemy's VP counters,
-    to its own objectives not yet held, and (for a side that must score) from each unit to its
-    exits."""
+def _distance_terms(state: Any, placement: _Placement, s: int, defensive: bool,
+                    terms: list[float]) -> None:
+    """The distances from side ``s``'s nearest unit to the enemy's VP counters and to its own
+    objectives not yet held (× their VP), and (for a side that must score) from each unit to
+    its exits."""
     for _counter, owner, h in state.counters:
         if owner != s:
-            value -= W_GOAL * placement.nearest(h, s)
+            terms[GOAL] += placement.nearest(h, s)
     side = state.scenario.sides[s]
     if side.objectives:
         occupancy = state.occupancy()
@@ -147,13 +169,12 @@ def _with_goals(state: Any, placement: _Placement, s: int, defensive: bool,
             here = occupancy.get(h)
             if here and state.units[here[0]].side == s:
                 continue
-            value -= W_GOAL * objective_vp * placement.nearest(h, s)
+            terms[GOAL] += objective_vp * placement.nearest(h, s)
     if side.exit_hexes and side.exit_vp[1] > 0 and not defensive:
         exits = [placement.index(h) for h in side.exit_hexes]
         for i in placement.where[s]:
             row = placement.dist[i]
-            value -= W_EXIT * min(min([row[e] for e in exits]), 8)
-    return value
+            terms[EXIT] += min(min([row[e] for e in exits]), 8)
 
 
 _DISTANCES: dict[tuple[int, int], list[list[int]]] = {}
@@ -194,13 +215,13 @@ def _expected_attack(state: Any, p: Any) -> float:
     done = sum(1 for d in p.dice if die_hits(d, hit_on, mod))
     left = max(0, p.n_dice - len(p.dice))
     mp = victim.mp
-    kill = W_MP * mp + W_UNIT + W_VP
+    kill = HIT_MP * mp + KILLED_UNIT + KILLED_VP
     if victim.kind == "elite":
         kill *= 0.6  # survival rolls
     value = 0.0
     for k, pk in enumerate(_binomial(left, _p_hit(hit_on, mod))):
         hits = done + k
-        value += pk * (kill if hits >= mp else W_MP * hits)
+        value += pk * (kill if hits >= mp else HIT_MP * hits)
     if p.kind == "assault":
         value *= 1.15  # a failed morale check also drives the defender back
     return value
