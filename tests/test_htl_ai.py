@@ -22,15 +22,20 @@ from warboard.ai.knowledge import (
 )
 from warboard.ai.levels import GAME_LEVELS, LEVELS, level_budget
 from warboard.ai.match import MatchSpec, play_match
+from warboard.ai.simple import GreedyAgent
 from warboard.core.protocol import CHANCE, TERMINAL
 from warboard.core.registry import make_game
 from warboard.hill218.knowledge import evaluate_cards
 from warboard.holdtheline.actions import END, Fire, Move
 from warboard.holdtheline.knowledge import (
+    SCALE,
+    TERMS,
+    WEIGHTS,
     evaluate_htl,
     htl_action_prior,
     htl_horizon,
     htl_rollout_policy,
+    htl_terms,
 )
 
 
@@ -136,6 +141,26 @@ def test_greedy_plays_a_whole_game_through_the_interface():
                                   ("greedy", "random"), seed=3))
     assert result.summary is not None and result.summary["reason"] in ("vp", "time")
     assert min(result.decisions) > 0
+
+
+def test_the_evaluation_is_its_weighted_terms_and_greedy_may_read_another():
+    """``evaluate_htl`` is tanh of its weighted terms over ``SCALE``; each term is own less
+    enemy (so a seat's terms are the other's negated); a greedy agent given an evaluation of
+    its own plays by it (here one that likes every play alike: a draw among them all)."""
+    alike = GreedyAgent(lambda state, seat: 0.0)
+    differed = 0
+    for state in list(decision_points("monmouth_morning", seed=2))[:6]:
+        terms = htl_terms(state, 0)
+        assert len(terms) == len(TERMS) == len(WEIGHTS)
+        assert htl_terms(state, 1) == [-t for t in terms]
+        assert terms[TERMS.index("vp")] == state.vp_total(0) - state.vp_total(1)
+        expected = math.tanh(sum(WEIGHTS[n] * t for n, t in zip(TERMS, terms, strict=True))
+                             / SCALE)
+        assert evaluate_htl(state, 0) == pytest.approx(expected, abs=1e-12)
+        drawn = random.Random(1).choice(state.legal_actions())
+        assert decide(alike, state, random.Random(1)) == drawn
+        differed += decide(GreedyAgent(), state, random.Random(1)) != drawn
+    assert differed
 
 
 def test_search_beats_random_play():
