@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from warboard.ai.match import play_out
 from warboard.ai.ratings import score_interval
 from warboard.ai.simple import GreedyAgent
 from warboard.core.registry import make_game
-from warboard.holdtheline.knowledge import KNOWLEDGE, SCALE, TERMS, htl_terms
+from warboard.holdtheline.knowledge import KNOWLEDGE, TERMS, weighed_value
 from warboard.holdtheline.scenario_file import list_names
 
 # every battle of the rulebook, in the order the shipped weights' tuning played them
@@ -51,15 +52,7 @@ STEP, LEARNING_RATE = 0.3, 1.5
 
 def evaluation(weights: dict[str, float]) -> Callable[[Any, int], float]:
     """``evaluate_htl`` with ``weights``."""
-    order = [weights[name] for name in TERMS]
-
-    def evaluate(state: Any, seat: int) -> float:
-        if state.is_terminal():
-            return float(state.returns()[seat])
-        terms = htl_terms(state, seat)
-        return math.tanh(sum(w * t for w, t in zip(order, terms, strict=True)) / SCALE)
-
-    return evaluate
+    return partial(weighed_value, weights=[weights[name] for name in TERMS])
 
 
 def agent(level: str, weights: dict[str, float]) -> Agent:

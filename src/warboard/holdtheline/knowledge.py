@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,23 +70,29 @@ VP, TARGET, UNITS, MP, LEADERS, LEADER_TURNS, LONE, GOAL, EXIT, COVER, AP, ATTAC
 @dataclass
 class _Placement:
     """Where each side's units stand, read once for an evaluation: the board's distances and
-    cover, and each side's units on the board with their hex indexes."""
+    cover, each side's units on the board with their hex indexes, and each side's units on the
+    board or still to arrive and their MP."""
 
     cols: int
     dist: list[list[int]]
     cover: Any
     on: list[list[Any]]
     where: list[list[int]]
+    units: list[int]
+    mp: list[int]
 
     @classmethod
     def of(cls, state: Any) -> _Placement:
         board = state.board
         placement = cls(board.cols, _distances(board.cols, board.rows), board.combat,
-                        [[], []], [[], []])
+                        [[], []], [[], []], [0, 0], [0, 0])
         for unit in state.units:
             if unit.status == ON:
                 placement.on[unit.side].append(unit)
                 placement.where[unit.side].append(placement.index(unit.at))
+            if unit.status == ON or unit.status == WAITING:
+                placement.units[unit.side] += 1
+                placement.mp[unit.side] += unit.mp
         return placement
 
     def index(self, h: tuple[int, int]) -> int:
@@ -98,10 +105,16 @@ class _Placement:
 
 
 def evaluate_htl(state: Any, seat: int) -> float:
+    return weighed_value(state, seat, WEIGHT_ORDER)
+
+
+def weighed_value(state: Any, seat: int, weights: Sequence[float]) -> float:
+    """The evaluation with ``weights`` (one for each of ``TERMS``, in its order): tanh of the
+    weighted terms over ``SCALE``; a finished game scores its result."""
     if state.phase == "over":
         return state.returns()[seat]
     terms = htl_terms(state, seat)
-    return math.tanh(sum(w * t for w, t in zip(WEIGHT_ORDER, terms, strict=True)) / SCALE)
+    return math.tanh(sum(w * t for w, t in zip(weights, terms, strict=True)) / SCALE)
 
 
 def htl_terms(state: Any, seat: int) -> list[float]:
@@ -109,12 +122,11 @@ def htl_terms(state: Any, seat: int) -> list[float]:
     placement = _Placement.of(state)
     own, enemy = (_side_terms(state, placement, s) for s in (seat, 1 - seat))
     terms = [a - b for a, b in zip(own, enemy, strict=True)]
-    sign = 1.0 if state.active == seat else -1.0
     p = state.pending
     if p is not None and p.stage in PRE_HIT_STAGES and p.kind != "force_march":
         terms[ATTACK] = (1.0 if p.side == seat else -1.0) * _expected_attack(state, p)
     elif p is None and state.phase == "act":
-        terms[AP] = sign * state.ap
+        terms[AP] = (1.0 if state.active == seat else -1.0) * state.ap
     return terms
 
 
@@ -125,10 +137,8 @@ def _side_terms(state: Any, placement: _Placement, s: int) -> list[float]:
     vp = state.vp_total(s)
     terms[VP] = vp
     terms[TARGET] = 1.0 if side.vp_target is not None and vp >= side.vp_target else 0.0
-    for unit in state.units:
-        if unit.side == s and (unit.status == ON or unit.status == WAITING):
-            terms[UNITS] += 1
-            terms[MP] += unit.mp
+    terms[UNITS] = placement.units[s]
+    terms[MP] = placement.mp[s]
     _leader_terms(state, placement, s, terms)
     defensive = state.scenario.time_out_winner == s
     for unit in placement.on[s]:
