@@ -402,6 +402,29 @@ def test_picker_asks_for_the_hits_in_order(tab):
     assert out["strikeTargets"] == [[2, 1]] and out["strike"] == legal[4]
 
 
+def test_a_message_sent_while_the_socket_opens_goes_once_it_is_open(tab):
+    """A click on a table whose socket is still connecting (the page draws from its first
+    HTTP fetch, before the socket opens) is not lost: here a resignation sent right after the
+    socket is made, while it is certainly still connecting, ends the game."""
+    created = http_json("POST", tab.base + "/api/games",
+                        {"game": "hill218", "mode": "ai", "ai_level": "easy", "seat": 0})
+    tab.goto("/rules")
+    out = tab.page.evaluate("""async ([id, token]) => {
+        const { GameSocket } = await import("/static/js/api.js");
+        return await new Promise((resolve, reject) => {
+          const socket = new GameSocket(id, token, {
+            onState: (msg) => { if (msg.status === "over") resolve({ sentWhile, result: msg.result }); },
+            onError: (msg) => reject(new Error(msg.message)),
+          });
+          const sentWhile = socket.ws.readyState;
+          socket.resign();
+          setTimeout(() => reject(new Error("no end came")), 15000);
+        });
+    }""", [created["id"], created["token"]])
+    assert out["sentWhile"] == 0  # WebSocket.CONNECTING
+    assert out["result"]["by"] == 0 and out["result"]["how"] == "resigned"
+
+
 def test_clocks_count_down_and_a_waiting_game_shows_in_the_title(tab, server):
     """A hot-seat game on a clock: both clocks on the table, the running one counting down; a
     correspondence game waiting for this browser's move: the header's badge and "(1)" in the

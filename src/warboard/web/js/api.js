@@ -103,6 +103,7 @@ export class GameSocket {
     this.closed = false;
     this.retry = 0;
     this.pending = new Map(); // request_id -> action, until the next state or error
+    this.waiting = []; // messages sent while the socket was still opening: they go on open
     this.open();
   }
 
@@ -118,6 +119,7 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      for (const text of this.waiting.splice(0)) ws.send(text);
       this.h.onStatus?.("open");
     };
     ws.onmessage = (ev) => {
@@ -150,6 +152,7 @@ export class GameSocket {
       }
     };
     ws.onclose = (ev) => {
+      if (this.waiting.splice(0).length) this.h.onError?.({ message: t("common.notConnected") });
       if (this.closed) return;
       if (ev.code === 1008) {
         // policy violation: a bad token. Retrying would not help.
@@ -202,8 +205,10 @@ export class GameSocket {
     this.send({ type: "mute", muted });
   }
 
+  /** Send `msg` now, or as soon as the socket opens (a click on a page still connecting). */
   send(msg) {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    else if (this.ws?.readyState === WebSocket.CONNECTING) this.waiting.push(JSON.stringify(msg));
     else this.h.onError?.({ message: t("common.notConnected") });
   }
 
