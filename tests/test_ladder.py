@@ -77,6 +77,27 @@ def test_a_ladder_writes_each_games_report(tmp_path: Path, monkeypatch: pytest.M
         assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == 2
 
 
+def test_a_ladder_of_one_game_keeps_the_other_games_in_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(ladder, "levels_for", lambda game: [])  # two quick agents alone
+
+    def run(game: str, seed: int) -> str:
+        args = argparse.Namespace(game=[game], games=2, jobs=1, backend="process", seed=seed,
+                                  no_time_caps=True, seconds=None, out=str(tmp_path),
+                                  json=True, records=None)
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert run_ladder_command(args) == 0
+        return (tmp_path / "ladder.md").read_text()
+
+    alone = run("ogre218", 3)
+    assert "| agent | ogre218 Elo (95%) | s / decision (ogre218) |" in alone
+    both = run("hill218", 4)
+    assert "| agent | hill218 Elo (95%) | ogre218 Elo (95%) |" in both  # the registry's order
+    reports = [ArenaReport.from_json(json.loads(
+        (tmp_path / f"arena-{game}-ladder.json").read_text())) for game in ("hill218", "ogre218")]
+    assert both == markdown_table(reports)
+
+
 def test_the_published_ladder_in_the_docs_is_the_reports():
     """docs/ai.md's table is the one ``warboard ladder`` makes of docs/results' reports."""
     text = (ROOT / "docs/ai.md").read_text(encoding="utf-8")

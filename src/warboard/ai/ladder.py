@@ -71,6 +71,20 @@ def markdown_table(reports: list[ArenaReport]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def every_report(out: Path, played: dict[str, ArenaReport]) -> list[ArenaReport]:
+    """The ladder report of every game, in the registry's order: those just ``played``, and
+    the others' from an earlier ladder in ``out`` where it has one (so that a ladder of one
+    game leaves the others' rows of ``ladder.md`` in place)."""
+    reports = []
+    for game in game_names():
+        path = out / f"arena-{game}-ladder.json"
+        if game in played:
+            reports.append(played[game])
+        elif path.is_file():
+            reports.append(ArenaReport.from_json(json.loads(path.read_text(encoding="utf-8"))))
+    return reports
+
+
 def run_ladder_command(args: argparse.Namespace) -> int:
     if args.games < 2 or args.games % 2:
         raise ValueError("--games must be even (both seat orders) and at least 2")
@@ -78,18 +92,19 @@ def run_ladder_command(args: argparse.Namespace) -> int:
     if unknown:
         raise ValueError(f"unknown game {unknown[0]!r}: choose from {', '.join(game_names())}")
     console = Console(quiet=args.json)
-    reports = []
+    out = Path(args.out)
+    reports = {}
     for game in args.game or game_names():
         variants = option_sets(game)
         specs = ladder_specs(game, variants, args.games, args.seed, not args.no_time_caps,
                              args.seconds)
         rep = play_tournament(args, console, f"{game}-ladder", ladder_agents(game), specs,
                               args.games * len(variants))
-        reports.append(rep)
+        reports[game] = rep
         if args.json:
             print(json.dumps(rep.to_json()), flush=True)
-    table = markdown_table(reports)
-    path = Path(args.out) / "ladder.md"
+    table = markdown_table(every_report(out, reports))
+    path = out / "ladder.md"
     path.write_text(table, encoding="utf-8")
     console.print(table, markup=False)
     console.print(f"wrote {path}", markup=False)
