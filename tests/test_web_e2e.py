@@ -413,7 +413,9 @@ def test_a_message_sent_while_the_socket_opens_goes_once_it_is_open(tab):
         const { GameSocket } = await import("/static/js/api.js");
         return await new Promise((resolve, reject) => {
           const socket = new GameSocket(id, token, {
-            onState: (msg) => { if (msg.status === "over") resolve({ sentWhile, result: msg.result }); },
+            onState: (msg) => {
+              if (msg.status === "over") resolve({ sentWhile, result: msg.result });
+            },
             onError: (msg) => reject(new Error(msg.message)),
           });
           const sentWhile = socket.ws.readyState;
