@@ -127,11 +127,16 @@ def charts_available() -> bool:
     return True
 
 
+def report_path(out: Path, name: str) -> Path:
+    """Where ``write_outputs`` puts the JSON report of a tournament named ``name`` in ``out``."""
+    return out / f"arena-{name}.json"
+
+
 def write_outputs(rep: ArenaReport, out: Path) -> tuple[Path, Path | None]:
     """The JSON report and the PNG chart in ``out``; the chart's path is None when matplotlib is
     not installed (then nothing but the report is written: see ``PLOTS_HINT``)."""
     out.mkdir(parents=True, exist_ok=True)
-    json_path = out / f"arena-{rep.game}.json"
+    json_path = report_path(out, rep.game)
     json_path.write_text(json.dumps(rep.to_json(), indent=1) + "\n", encoding="utf-8")
     if not charts_available():
         return json_path, None

@@ -16,13 +16,14 @@ from typing import Any
 
 from rich.console import Console
 
-from warboard.ai.arena import ArenaReport, schedule
+from warboard.ai.arena import ArenaReport, report_path, schedule
 from warboard.ai.arena_cli import play_tournament
 from warboard.ai.levels import levels_for
 from warboard.ai.match import MatchSpec
 from warboard.core.registry import game_names, info, resolve
 
 BASELINES = ("random", "greedy")  # the agents below the levels in every game's ladder
+SUFFIX = "-ladder"  # a ladder's report is named after its game with it: hill218-ladder
 
 
 def ladder_agents(game: str) -> list[str]:
@@ -52,7 +53,7 @@ def markdown_table(reports: list[ArenaReport]) -> str:
     """The ladder's table: each agent's Elo with its 95% interval in each game's report, and
     its seconds a decision, the strongest first (by the first game that has it); "—" where a
     game has no such agent (``master`` where no model ships)."""
-    games = [rep.game.removesuffix("-ladder") for rep in reports]
+    games = [rep.game.removesuffix(SUFFIX) for rep in reports]
     lines = [f"| agent | {' | '.join(f'{g} Elo (95%)' for g in games)} | "
              f"s / decision ({' / '.join(games)}) |",
              "|---|" + "---|" * (len(reports) + 1)]
@@ -77,7 +78,7 @@ def every_report(out: Path, played: dict[str, ArenaReport]) -> list[ArenaReport]
     game leaves the others' rows of ``ladder.md`` in place)."""
     reports = []
     for game in game_names():
-        path = out / f"arena-{game}-ladder.json"
+        path = report_path(out, game + SUFFIX)
         if game in played:
             reports.append(played[game])
         elif path.is_file():
@@ -98,7 +99,7 @@ def run_ladder_command(args: argparse.Namespace) -> int:
         variants = option_sets(game)
         specs = ladder_specs(game, variants, args.games, args.seed, not args.no_time_caps,
                              args.seconds)
-        rep = play_tournament(args, console, f"{game}-ladder", ladder_agents(game), specs,
+        rep = play_tournament(args, console, game + SUFFIX, ladder_agents(game), specs,
                               args.games * len(variants))
         reports[game] = rep
         if args.json:
