@@ -152,8 +152,9 @@ export class GameSocket {
       }
     };
     ws.onclose = (ev) => {
-      if (this.waiting.splice(0).length) this.h.onError?.({ message: t("common.notConnected") });
+      const lost = this.waiting.splice(0).length; // sent while it opened, and it never did
       if (this.closed) return;
+      if (lost) this.h.onError?.({ message: t("common.notConnected") });
       if (ev.code === 1008) {
         // policy violation: a bad token. Retrying would not help.
         this.h.onStatus?.("refused");
