@@ -61,11 +61,15 @@ def positions(index: int, epsilon: float) -> tuple[list[list[float]], float]:
     return rows, state.returns()[0]
 
 
+def win_probability(inputs: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-inputs @ w))
+
+
 def logistic(inputs: np.ndarray, wins: np.ndarray, l2: float = 1e-3) -> np.ndarray:
     """Weights (no intercept: the inputs carry their own) by Newton's method, an L2 penalty."""
     w = np.zeros(inputs.shape[1])
     for _ in range(50):
-        p = 1 / (1 + np.exp(-inputs @ w))
+        p = win_probability(inputs, w)
         grad = inputs.T @ (p - wins) / len(wins) + l2 * w
         hess = (inputs * (p * (1 - p))[:, None]).T @ inputs / len(wins) + l2 * np.eye(len(w))
         w -= np.linalg.solve(hess, grad)
@@ -73,7 +77,7 @@ def logistic(inputs: np.ndarray, wins: np.ndarray, l2: float = 1e-3) -> np.ndarr
 
 
 def scored(inputs: np.ndarray, wins: np.ndarray, w: np.ndarray) -> dict[str, float]:
-    p = np.clip(1 / (1 + np.exp(-inputs @ w)), 1e-6, 1 - 1e-6)
+    p = np.clip(win_probability(inputs, w), 1e-6, 1 - 1e-6)
     loss = -np.mean(wins * np.log(p) + (1 - wins) * np.log(1 - p))
     return {"log_loss": round(float(loss), 4),
             "accuracy": round(float(np.mean((p > 0.5) == (wins > 0.5))), 4)}
@@ -95,7 +99,7 @@ def fit(terms: np.ndarray, results: np.ndarray, games: np.ndarray) -> dict[str, 
             report[name]["scale"] = round(float(2 / w[0]), 2)
         else:  # in VP: the logit's weights over the VP's
             report[name]["weights"] = {t: round(float(v / w[0]), 4)
-                                       for t, v in zip(TERMS, w, strict=False)}
+                                       for t, v in zip(TERMS, w[:len(TERMS)], strict=True)}
     return report
 
 
